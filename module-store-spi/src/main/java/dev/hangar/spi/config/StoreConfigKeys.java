@@ -1,0 +1,177 @@
+package dev.hangar.spi.config;
+
+import static dev.hangar.spi.config.ConfigKey.boolKey;
+import static dev.hangar.spi.config.ConfigKey.choiceKey;
+import static dev.hangar.spi.config.ConfigKey.intKey;
+import static dev.hangar.spi.config.ConfigKey.longKey;
+import static dev.hangar.spi.config.ConfigKey.stringKey;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Every configuration key Hangar knows, declared once. Names follow RocketMQ's {@code MessageStoreConfig}
+ * where one exists, so a {@code broker.conf}'s store keys work unchanged.
+ */
+public final class StoreConfigKeys {
+    private static final int MAX = Integer.MAX_VALUE;
+    private static final List<ConfigKey<?>> ALL = new ArrayList<>();
+
+    // --- where and how big
+    public static final ConfigKey<String> STORE_PATH_ROOT_DIR = add(stringKey("storePathRootDir", "./store",
+            s -> !s.isEmpty(), "a directory path", "Root of the store directory (commitlog/, consumequeue/, index/, ...)"));
+    public static final ConfigKey<Integer> MAPPED_FILE_SIZE_COMMIT_LOG = add(intKey("mappedFileSizeCommitLog",
+            1 << 30, 4096, MAX, "Size of one CommitLog file in bytes; a multiple of 4096, at most 2 GiB"));
+    public static final ConfigKey<Integer> MAPPED_FILE_SIZE_CONSUME_QUEUE = add(intKey("mappedFileSizeConsumeQueue",
+            300_000 * 20, 20, MAX, "Size of one ConsumeQueue file in bytes (rounded up to a multiple of 20)"));
+    public static final ConfigKey<Integer> MAX_MESSAGE_SIZE = add(intKey("maxMessageSize", 4 * 1024 * 1024, 1,
+            256 * 1024 * 1024, "Largest body accepted, in bytes"));
+    public static final ConfigKey<String> STORE_HOST = add(stringKey("storeHost", "127.0.0.1:10911",
+            s -> s.lastIndexOf(':') > 0, "host:port", "Store host written into every record and msgId"));
+
+    // --- pluggable parts
+    public static final ConfigKey<String> PUT_MESSAGE_LOCK = add(stringKey("putMessageLock", "reentrant",
+            s -> !s.isEmpty(), "a PutMessageLock provider name (see `plugins`)", "Lock held around the append"));
+    public static final ConfigKey<String> MAPPED_FILE = add(stringKey("mappedFile", "mmap", s -> !s.isEmpty(),
+            "a MappedStorage provider name (see `plugins`)", "Mapped-file variant of the CommitLog: mmap or transient-pool"));
+    public static final ConfigKey<String> FLUSH_DISK_TYPE = add(choiceKey("flushDiskType", "ASYNC_FLUSH",
+            List.of("ASYNC_FLUSH", "SYNC_FLUSH"), "ASYNC_FLUSH acknowledges before fsync; SYNC_FLUSH after"));
+    public static final ConfigKey<String> FLUSH_SERVICE = add(stringKey("flushService", "", s -> true,
+            "a FlushCommitLogService provider name, or empty to follow flushDiskType",
+            "Overrides the flush service chosen by flushDiskType"));
+    public static final ConfigKey<String> DISPATCHERS = add(stringKey("dispatchers", "consume-queue,index",
+            s -> true, "comma-separated CommitLogDispatcher provider names", "Dispatchers fed by the reput loop, in order"));
+
+    // --- flush
+    public static final ConfigKey<Integer> FLUSH_INTERVAL_COMMIT_LOG = add(intKey("flushIntervalCommitLog", 500, 1,
+            MAX, "Async flush period in ms"));
+    public static final ConfigKey<Integer> FLUSH_COMMIT_LOG_LEAST_PAGES = add(intKey("flushCommitLogLeastPages", 4, 0,
+            MAX, "Dirty 4 KiB pages needed before an async flush"));
+    public static final ConfigKey<Integer> FLUSH_COMMIT_LOG_THOROUGH_INTERVAL = add(intKey(
+            "flushCommitLogThoroughInterval", 10_000, 0, MAX, "Flush everything at least this often, in ms"));
+    public static final ConfigKey<Boolean> FLUSH_COMMIT_LOG_TIMED = add(boolKey("flushCommitLogTimed", true,
+            "true: the async flusher sleeps its period; false: it is also woken by puts"));
+    public static final ConfigKey<Integer> COMMIT_INTERVAL_COMMIT_LOG = add(intKey("commitIntervalCommitLog", 200, 1,
+            MAX, "Period of committing the write buffer to the file channel, in ms (transient-pool)"));
+    public static final ConfigKey<Integer> COMMIT_COMMIT_LOG_LEAST_PAGES = add(intKey("commitCommitLogLeastPages", 4, 0,
+            MAX, "Dirty pages needed before a commit"));
+    public static final ConfigKey<Integer> COMMIT_COMMIT_LOG_THOROUGH_INTERVAL = add(intKey(
+            "commitCommitLogThoroughInterval", 200, 0, MAX, "Commit everything at least this often, in ms"));
+    public static final ConfigKey<Integer> SYNC_FLUSH_TIMEOUT = add(intKey("syncFlushTimeout", 5000, 1, MAX,
+            "How long a SYNC_FLUSH put waits for its fsync before FLUSH_DISK_TIMEOUT, in ms"));
+    public static final ConfigKey<Integer> FLUSH_INTERVAL_CONSUME_QUEUE = add(intKey("flushIntervalConsumeQueue", 1000,
+            1, MAX, "ConsumeQueue/index flush period in ms"));
+    public static final ConfigKey<Integer> FLUSH_CONSUME_QUEUE_LEAST_PAGES = add(intKey("flushConsumeQueueLeastPages", 2,
+            0, MAX, "Dirty pages needed before a ConsumeQueue flush"));
+    public static final ConfigKey<Integer> FLUSH_CONSUME_QUEUE_THOROUGH_INTERVAL = add(intKey(
+            "flushConsumeQueueThoroughInterval", 60_000, 0, MAX, "Flush ConsumeQueues and the checkpoint this often, in ms"));
+
+    // --- mapped files
+    public static final ConfigKey<Integer> TRANSIENT_STORE_POOL_SIZE = add(intKey("transientStorePoolSize", 5, 1, 1024,
+            "Number of pooled write buffers (each one CommitLog file large)"));
+    public static final ConfigKey<Boolean> FAST_FAIL_IF_NO_BUFFER_IN_STORE_POOL = add(boolKey(
+            "fastFailIfNoBufferInStorePool", false, "Refuse a put at once when the write-buffer pool is empty"));
+    public static final ConfigKey<Boolean> WARM_MAPPED_FILE_ENABLE = add(boolKey("warmMapedFileEnable", false,
+            "Touch every page of a new CommitLog file and mlock it"));
+    public static final ConfigKey<Integer> FLUSH_LEAST_PAGES_WHEN_WARM_MAPPED_FILE = add(intKey(
+            "flushLeastPagesWhenWarmMapedFile", 4096, 1, MAX, "Pages between forces while warming a file"));
+    public static final ConfigKey<Integer> OS_PAGE_CACHE_BUSY_TIMEOUT_MILLS = add(intKey("osPageCacheBusyTimeOutMills",
+            1000, 1, MAX, "A put lock held longer than this makes new puts OS_PAGE_CACHE_BUSY, in ms"));
+
+    // --- retention and disk
+    public static final ConfigKey<Integer> FILE_RESERVED_TIME = add(intKey("fileReservedTime", 72, 0, MAX,
+            "Hours a CommitLog file is kept"));
+    public static final ConfigKey<String> DELETE_WHEN = add(stringKey("deleteWhen", "04",
+            s -> s.matches("\\d{1,2}(;\\d{1,2})*"), "hours 00..23 separated by ';'", "Hours of the day when expired files are deleted"));
+    public static final ConfigKey<Integer> DISK_MAX_USED_SPACE_RATIO = add(intKey("diskMaxUsedSpaceRatio", 75, 10, 95,
+            "Disk use (%) past which expired-or-not files are cleaned"));
+    public static final ConfigKey<Integer> DISK_SPACE_WARNING_LEVEL_RATIO = add(intKey("diskSpaceWarningLevelRatio", 90,
+            1, 99, "Disk use (%) past which puts are refused (disk full)"));
+    public static final ConfigKey<Integer> DISK_SPACE_CLEAN_FORCIBLY_RATIO = add(intKey("diskSpaceCleanForciblyRatio", 85,
+            1, 99, "Disk use (%) past which files are deleted at once"));
+    public static final ConfigKey<Boolean> CLEAN_FILE_FORCIBLY_ENABLE = add(boolKey("cleanFileForciblyEnable", true,
+            "Allow deleting unexpired files when the disk is nearly full"));
+    public static final ConfigKey<Integer> CLEAN_RESOURCE_INTERVAL = add(intKey("cleanResourceInterval", 10_000, 1, MAX,
+            "Period of the retention check, in ms"));
+    public static final ConfigKey<Integer> DELETE_COMMIT_LOG_FILES_INTERVAL = add(intKey("deleteCommitLogFilesInterval",
+            100, 0, MAX, "Pause between two CommitLog file deletions, in ms"));
+    public static final ConfigKey<Integer> DELETE_CONSUME_QUEUE_FILES_INTERVAL = add(intKey(
+            "deleteConsumeQueueFilesInterval", 100, 0, MAX, "Pause between two ConsumeQueue file deletions, in ms"));
+    public static final ConfigKey<Integer> DESTROY_MAPPED_FILE_INTERVAL_FORCIBLY = add(intKey(
+            "destroyMapedFileIntervalForcibly", 120_000, 0, MAX, "Unmap a file still in use after this long, in ms"));
+    public static final ConfigKey<Integer> REDELETE_HANGED_FILE_INTERVAL = add(intKey("redeleteHangedFileInterval",
+            120_000, 0, MAX, "Retry deleting a file that could not be deleted after this long, in ms"));
+
+    // --- recovery, index, reads
+    public static final ConfigKey<Boolean> CHECK_CRC_ON_RECOVER = add(boolKey("checkCRCOnRecover", true,
+            "Check body CRCs when recovering and dispatching"));
+    public static final ConfigKey<Boolean> MESSAGE_INDEX_ENABLE = add(boolKey("messageIndexEnable", true,
+            "Build the key index"));
+    public static final ConfigKey<Boolean> MESSAGE_INDEX_SAFE = add(boolKey("messageIndexSafe", false,
+            "Abnormal recovery also starts from the index checkpoint"));
+    public static final ConfigKey<Integer> MAX_HASH_SLOT_NUM = add(intKey("maxHashSlotNum", 5_000_000, 1, MAX,
+            "Hash slots per index file"));
+    public static final ConfigKey<Integer> MAX_INDEX_NUM = add(intKey("maxIndexNum", 20_000_000, 2, MAX,
+            "Entries per index file"));
+    public static final ConfigKey<Integer> MAX_MSGS_NUM_BATCH = add(intKey("maxMsgsNumBatch", 64, 1, MAX,
+            "Most messages a key query returns"));
+    public static final ConfigKey<Integer> DEFAULT_QUERY_MAX_NUM = add(intKey("defaultQueryMaxNum", 32, 1, MAX,
+            "Messages a key query returns when not told"));
+    public static final ConfigKey<Integer> MAX_TRANSFER_BYTES_ON_MESSAGE_IN_MEMORY = add(intKey(
+            "maxTransferBytesOnMessageInMemory", 256 * 1024, 1, MAX, "Most bytes one read returns"));
+    public static final ConfigKey<Integer> MAX_TRANSFER_COUNT_ON_MESSAGE_IN_MEMORY = add(intKey(
+            "maxTransferCountOnMessageInMemory", 32, 1, MAX, "Most messages one read returns"));
+    public static final ConfigKey<String> MESSAGE_DELAY_LEVEL = add(stringKey("messageDelayLevel",
+            "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h",
+            s -> s.trim().matches("(\\d+[smhd])(\\s+\\d+[smhd])*"), "space-separated durations like 1s 5m 2h",
+            "Delay of each delay level"));
+    public static final ConfigKey<Integer> FLUSH_DELAY_OFFSET_INTERVAL = add(intKey("flushDelayOffsetInterval", 10_000,
+            1, MAX, "How often delay-level progress is saved, in ms"));
+
+    // --- launcher
+    public static final ConfigKey<String> HTTP_TOKEN = add(stringKey("httpToken", "", s -> true,
+            "any string; empty = no authentication", "Bearer token `serve` requires on every request"));
+
+    /** Old RocketMQ booleans that choose a provider: the alias key, and the names for true and false. */
+    public static final Map<String, String[]> PROVIDER_ALIASES = Map.of(
+            "useReentrantLockWhenPutMessage", new String[] {PUT_MESSAGE_LOCK.name(), "reentrant", "spin"},
+            "transientStorePoolEnable", new String[] {MAPPED_FILE.name(), "transient-pool", "mmap"});
+
+    /** RocketMQ broker.conf keys Hangar does not use: accepted with a warning naming them. */
+    public static final Set<String> IGNORED_ROCKETMQ_KEYS = Set.of(
+            "brokerClusterName", "brokerName", "brokerId", "brokerRole", "namesrvAddr", "listenPort", "brokerIP1",
+            "brokerIP2", "haListenPort", "haSendHeartbeatInterval", "haHousekeepingInterval", "haTransferBatchSize",
+            "haSlaveFallbehindMax", "storePathCommitLog", "storePathConsumeQueue", "storePathIndex",
+            "autoCreateTopicEnable", "autoCreateSubscriptionGroup", "sendMessageThreadPoolNums",
+            "pullMessageThreadPoolNums", "defaultTopicQueueNums", "enableDLegerCommitLog", "duplicationEnable",
+            "offsetCheckInSlave", "debugLockEnable", "diskFallRecorded", "enableConsumeQueueExt",
+            "mappedFileSizeConsumeQueueExt", "bitMapLengthConsumeQueueExt", "accessMessageInMemoryMaxRatio",
+            "maxTransferBytesOnMessageInDisk", "maxTransferCountOnMessageInDisk", "putMsgIndexHightWater",
+            "slaveTimeout", "waitTimeMillsInSendQueue", "enableLmq", "enableMultiDispatch", "maxLmqConsumeQueueNum");
+
+    private StoreConfigKeys() {
+    }
+
+    private static <T> ConfigKey<T> add(ConfigKey<T> key) {
+        ALL.add(key);
+        return key;
+    }
+
+    /** Every key, in declaration order. */
+    public static List<ConfigKey<?>> all() {
+        return Collections.unmodifiableList(ALL);
+    }
+
+    /** Every key by name. */
+    public static Map<String, ConfigKey<?>> byName() {
+        Map<String, ConfigKey<?>> map = new LinkedHashMap<>();
+        for (ConfigKey<?> k : ALL) {
+            map.put(k.name(), k);
+        }
+        return map;
+    }
+}

@@ -1,0 +1,51 @@
+package dev.hangar.spi.dispatch;
+
+import java.util.Optional;
+
+/**
+ * Builds something behind the CommitLog (a ConsumeQueue, an index, a plugin's own files).
+ *
+ * <p>Contract:
+ * <ul>
+ *   <li>{@link #load()} is called once, before CommitLog recovery, on the engine's start thread: open files.</li>
+ *   <li>{@link #dispatch(DispatchRequest)} is called from one thread (the reput loop), in commit-log order,
+ *       for every record. During crash recovery records it already has may come again: ignore them.
+ *       It may throw; the engine counts and logs the failure of a third-party dispatcher and goes on.</li>
+ *   <li>{@link #durableOffset()} tells recovery how far this dispatcher has durably dispatched (commit-log
+ *       offset one past the last record it holds); the engine re-dispatches from the smallest.</li>
+ *   <li>{@link #truncate(long)} drops everything at or past a commit-log offset (recovery trimmed the log).</li>
+ *   <li>{@link #flush(int)} is called from the consume-queue flush thread; {@link #close()} at shutdown after the
+ *       last dispatch.</li>
+ * </ul>
+ */
+public interface CommitLogDispatcher extends AutoCloseable {
+
+    /** Opens existing files. */
+    default void load() {
+    }
+
+    void dispatch(DispatchRequest request);
+
+    /** Commit-log offset one past the last record this dispatcher holds durably (0 when none). */
+    long durableOffset();
+
+    /** Drops everything at or past {@code commitLogOffset}. */
+    void truncate(long commitLogOffset);
+
+    /** Forces at least {@code leastPages} dirty pages (0 = everything). */
+    default void flush(int leastPages) {
+    }
+
+    /** Deletes data for commit-log offsets below {@code minCommitLogOffset} (retention). */
+    default void deleteExpired(long minCommitLogOffset) {
+    }
+
+    @Override
+    default void close() {
+    }
+
+    /** The read side this dispatcher offers, e.g. {@link ConsumeQueueView} or {@link KeyIndexView}. */
+    default <T> Optional<T> view(Class<T> type) {
+        return type.isInstance(this) ? Optional.of(type.cast(this)) : Optional.empty();
+    }
+}

@@ -1,0 +1,69 @@
+package dev.hangar.spi.flush;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counters a flush service keeps for {@code stat}, {@code /metrics} and {@code bench}. Thread-safe. */
+public final class FlushStatistics {
+    private final LongAdder flushes = new LongAdder();
+    private final LongAdder flushedBytes = new LongAdder();
+    private final LongAdder flushFailures = new LongAdder();
+    private final LongAdder commits = new LongAdder();
+    private final LongAdder groupCommits = new LongAdder();
+    private final LongAdder groupCommitRequests = new LongAdder();
+    private final LatencyHistogram fsyncLatency = new LatencyHistogram();
+
+    /** One force that moved the flushed position by {@code bytes}, taking {@code micros}. */
+    public void recordFlush(long bytes, long micros) {
+        flushes.increment();
+        flushedBytes.add(bytes);
+        fsyncLatency.recordMicros(micros);
+    }
+
+    public void recordFlushFailure() {
+        flushFailures.increment();
+    }
+
+    public void recordCommit() {
+        commits.increment();
+    }
+
+    /** One group commit that completed {@code requests} waiting puts. */
+    public void recordGroupCommit(int requests) {
+        groupCommits.increment();
+        groupCommitRequests.add(requests);
+    }
+
+    public long flushes() {
+        return flushes.sum();
+    }
+
+    public long flushedBytes() {
+        return flushedBytes.sum();
+    }
+
+    public long flushFailures() {
+        return flushFailures.sum();
+    }
+
+    public long commits() {
+        return commits.sum();
+    }
+
+    public long groupCommits() {
+        return groupCommits.sum();
+    }
+
+    public double requestsPerGroupCommit() {
+        long g = groupCommits.sum();
+        return g == 0 ? 0 : (double) groupCommitRequests.sum() / g;
+    }
+
+    public double bytesPerFlush() {
+        long f = flushes.sum();
+        return f == 0 ? 0 : (double) flushedBytes.sum() / f;
+    }
+
+    public LatencyHistogram fsyncLatency() {
+        return fsyncLatency;
+    }
+}

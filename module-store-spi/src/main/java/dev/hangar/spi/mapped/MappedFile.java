@@ -1,0 +1,94 @@
+package dev.hangar.spi.mapped;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * One fixed-size file mapped into memory, named by the 20-digit offset of its first byte.
+ *
+ * <p>Positions: {@code wrote} (appended into the buffer the writer uses), {@code committed} (reached the file
+ * channel; equals wrote without a write buffer), {@code flushed} (forced to disk). Readers see up to
+ * {@link #readPosition()}. Appends come from one thread at a time (under the put lock); flush and commit from
+ * one flush thread each; reads from any thread.
+ *
+ * <p>Reference counting: a file starts with one reference (its own). {@link #hold()} before reading,
+ * {@link #release()} after; {@link #shutdown(long)} drops the own reference and the mapping is unmapped
+ * when the count reaches zero (or forcibly after the interval).
+ */
+public interface MappedFile {
+
+    Path path();
+
+    /** The file name: the 20-digit start offset. */
+    String fileName();
+
+    long fileFromOffset();
+
+    int fileSize();
+
+    int wrotePosition();
+
+    void wrotePosition(int position);
+
+    int committedPosition();
+
+    void committedPosition(int position);
+
+    int flushedPosition();
+
+    void flushedPosition(int position);
+
+    /** Highest position readers may see: committed with a write buffer, wrote otherwise. */
+    int readPosition();
+
+    boolean isFull();
+
+    /** Appends one record through {@code callback}; null result is not allowed. Caller holds the put lock. */
+    dev.hangar.spi.store.AppendMessageResult append(AppendCallback callback);
+
+    /** Appends raw bytes (ConsumeQueue units, index data); false when they do not fit. */
+    boolean appendBytes(byte[] data, int offset, int length);
+
+    /** Commits the write buffer to the channel when at least {@code leastPages} pages are pending (0 = any). */
+    int commit(int leastPages) throws IOException;
+
+    /**
+     * Forces written data to disk when at least {@code leastPages} pages are dirty (0 = any).
+     * On failure throws and leaves the flushed position where it was.
+     *
+     * @return the flushed position
+     */
+    int flush(int leastPages) throws IOException;
+
+    /** A region from {@code pos} to the read position, or null when there is nothing to read or the file is gone. */
+    SelectedRegion selectMappedBuffer(int pos);
+
+    /** A region of {@code size} bytes from {@code pos}, or null when not all of it is readable. */
+    SelectedRegion selectMappedBuffer(int pos, int size);
+
+    /** Takes a reference; false when the file is shutting down. */
+    boolean hold();
+
+    void release();
+
+    boolean isAvailable();
+
+    /** Drops the file's own reference; unmaps once readers are gone, or forcibly after {@code intervalForcibly} ms. */
+    void shutdown(long intervalForcibly);
+
+    boolean isCleanupOver();
+
+    /** Shuts down, and when unmapped deletes the file. True when the file is gone. */
+    boolean destroy(long intervalForcibly);
+
+    long lastModifiedTimestamp();
+
+    /** Store timestamp of the last record appended through {@link #append}. */
+    long storeTimestamp();
+
+    /** Optional: touch every page and mlock (warm-up). Failures of the native part are logged, never thrown. */
+    void warmUp(int flushLeastPages);
+
+    /** Optional: munlock a warmed file once it is full. */
+    void unlockMemory();
+}
