@@ -1,6 +1,6 @@
 /**
  * The engine: CommitLog, DefaultMessageStore, reput, recovery, retention, stats, and the provider registry
- * that assembles it from configuration.
+ * that assembles it from configuration. It uses every SPI and never requires a provider module.
  *
  * @uses dev.hangar.spi.lock.PutMessageLockProvider
  * @uses dev.hangar.spi.mapped.MappedStorageProvider
@@ -12,8 +12,23 @@ module dev.hangar.store {
     requires transitive dev.hangar.spi;
     requires org.slf4j;
 
+    exports dev.hangar.store;
+    exports dev.hangar.store.assembly;
+    exports dev.hangar.store.format;
+    exports dev.hangar.store.commitlog;
+    exports dev.hangar.store.service;
+    exports dev.hangar.store.recovery;
+    exports dev.hangar.store.read;
+    exports dev.hangar.store.reput;
+    exports dev.hangar.store.dispatch;
+    exports dev.hangar.store.put;
+
     uses dev.hangar.spi.lock.PutMessageLockProvider;
     uses dev.hangar.spi.mapped.MappedStorageProvider;
     uses dev.hangar.spi.flush.FlushCommitLogServiceProvider;
     uses dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
+
+    provides dev.hangar.spi.lock.PutMessageLockProvider with
+            dev.hangar.store.lock.ReentrantPutMessageLockProvider,
+            dev.hangar.store.lock.SpinPutMessageLockProvider;
 }

@@ -1,0 +1,352 @@
+package dev.hangar.store;
+
+import dev.hangar.spi.config.StoreConfig;
+import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.spi.message.Message;
+import dev.hangar.spi.message.MessageSysFlag;
+import dev.hangar.spi.message.StoredMessage;
+import dev.hangar.spi.store.AppendMessageResult;
+import dev.hangar.spi.store.AppendMessageStatus;
+import dev.hangar.spi.store.GetMessageResult;
+import dev.hangar.spi.store.MessageArrivingListener;
+import dev.hangar.spi.store.MessageFilter;
+import dev.hangar.spi.store.MessageStore;
+import dev.hangar.spi.store.PutMessageResult;
+import dev.hangar.spi.store.PutMessageStatus;
+import dev.hangar.spi.store.QueryMessageResult;
+import dev.hangar.store.assembly.ProviderRegistry;
+import dev.hangar.store.assembly.StoreAssembly;
+import dev.hangar.store.format.MessageEncoder;
+import dev.hangar.store.format.MessageIdCodec;
+import dev.hangar.store.put.DelayLevels;
+import dev.hangar.store.put.MessageValidator;
+import dev.hangar.store.recovery.RecoveryReport;
+import dev.hangar.store.service.RunningFlags;
+import dev.hangar.store.service.StoreStats;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Hangar's {@link MessageStore}: checks and encodes puts, appends them to the CommitLog, hands them to the flush
+ * service, and reads through the dispatchers' views. Assembled from configuration: every pluggable part is a
+ * provider selected by name in the constructor (which touches no file); {@link #start()} opens the directory
+ * ({@link StoreRuntime}), recovers and starts the services.
+ */
+public final class DefaultMessageStore implements MessageStore {
+    private final StoreConfig config;
+    private final StoreAssembly assembly;
+    private final InetSocketAddress storeHost;
+    private final DelayLevels delayLevels;
+    private final int maxMessageSize;
+    private final long pageCacheBusyMillis;
+    private final StoreStats stats = new StoreStats();
+    private final RunningFlags flags = new RunningFlags();
+    private volatile StoreRuntime runtime;
+    private volatile boolean shutdown;
+
+    public DefaultMessageStore(StoreConfig config, ProviderRegistry registry) {
+        this.config = config;
+        this.assembly = StoreAssembly.select(config, registry);
+        this.storeHost = parseHost(config.get(StoreConfigKeys.STORE_HOST));
+        this.delayLevels = new DelayLevels(config.get(StoreConfigKeys.MESSAGE_DELAY_LEVEL));
+        this.maxMessageSize = config.get(StoreConfigKeys.MAX_MESSAGE_SIZE);
+        this.pageCacheBusyMillis = config.get(StoreConfigKeys.OS_PAGE_CACHE_BUSY_TIMEOUT_MILLS);
+    }
+
+    /** A store with the built-in providers found on the class or module path and no plugins folder. */
+    public DefaultMessageStore(StoreConfig config) {
+        this(config, ProviderRegistry.discover(null));
+    }
+
+    private static InetSocketAddress parseHost(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        String host = hostPort.substring(0, colon).replace("[", "").replace("]", "");
+        int port = Integer.parseInt(hostPort.substring(colon + 1));
+        return new InetSocketAddress(host, port);
+    }
+
+    @Override
+    public synchronized void start() {
+        if (runtime != null) {
+            return;
+        }
+        if (shutdown) {
+            throw new IllegalStateException("a shut-down store cannot be started again; create a new one");
+        }
+        runtime = StoreRuntime.open(config, assembly, flags, stats, delayLevels, storeHost);
+    }
+
+    @Override
+    public synchronized void shutdown() {
+        if (shutdown) {
+            return;
+        }
+        shutdown = true;
+        StoreRuntime rt = runtime;
+        if (rt != null) {
+            rt.close();
+        }
+    }
+
+    public StoreConfig config() {
+        return config;
+    }
+
+    public RunningFlags runningFlags() {
+        return flags;
+    }
+
+    public StoreStats stats() {
+        return stats;
+    }
+
+    /** Provider names in use: putMessageLock, mappedFile, flushService, dispatchers. */
+    public Map<String, String> chosenProviders() {
+        return assembly.chosen();
+    }
+
+    /** What the last recovery did, or null before start. */
+    public RecoveryReport recoveryReport() {
+        StoreRuntime rt = runtime;
+        return rt == null ? null : rt.recoveryReport();
+    }
+
+    /** The running parts, for tools in this module and tests; null before start. */
+    public StoreRuntime runtime() {
+        return runtime;
+    }
+
+    /** Nested maps and numbers describing the store, JSON-ready (for {@code stat}, {@code /v1/stats}). */
+    public Map<String, Object> statsSnapshot() {
+        return StatsSnapshot.of(this);
+    }
+
+    // ------------------------------------------------------------------ puts
+
+    @Override
+    public PutMessageResult putMessage(Message message) {
+        return join(asyncPutMessage(message));
+    }
+
+    @Override
+    public PutMessageResult putMessages(List<Message> batch) {
+        return join(asyncPutMessages(batch));
+    }
+
+    private static PutMessageResult join(CompletableFuture<PutMessageResult> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return PutMessageResult.refused(PutMessageStatus.UNKNOWN_ERROR, "interrupted while waiting for the flush");
+        } catch (ExecutionException e) {
+            return PutMessageResult.refused(PutMessageStatus.UNKNOWN_ERROR, String.valueOf(e.getCause()));
+        }
+    }
+
+    @Override
+    public CompletableFuture<PutMessageResult> asyncPutMessage(Message message) {
+        long begin = System.nanoTime();
+        StoreRuntime rt = runtime;
+        PutMessageResult refused = checkStore(rt);
+        if (refused == null) {
+            String problem = MessageValidator.check(message);
+            if (problem != null) {
+                refused = PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, problem);
+            }
+        }
+        if (refused != null) {
+            return done(refused, begin, 0);
+        }
+        Message m = delayLevels.divert(message);
+        MessageEncoder encoder = MessageEncoder.forCurrentThread(maxMessageSize);
+        PutMessageStatus encoded = encoder.encode(m, storeHost);
+        if (encoded != PutMessageStatus.PUT_OK) {
+            return done(PutMessageResult.refused(encoded, encoder.failureReason()), begin, 0);
+        }
+        return append(rt, encoder, m.topic(), m.queueId(), m.sysFlag(), message.waitStoreMsgOk(), begin);
+    }
+
+    @Override
+    public CompletableFuture<PutMessageResult> asyncPutMessages(List<Message> batch) {
+        long begin = System.nanoTime();
+        StoreRuntime rt = runtime;
+        PutMessageResult refused = checkStore(rt);
+        if (refused == null) {
+            refused = checkBatch(batch);
+        }
+        if (refused != null) {
+            return done(refused, begin, 0);
+        }
+        Message first = batch.get(0);
+        MessageEncoder encoder = MessageEncoder.forCurrentThread(maxMessageSize);
+        PutMessageStatus encoded = encoder.encodeBatch(batch, storeHost);
+        if (encoded != PutMessageStatus.PUT_OK) {
+            return done(PutMessageResult.refused(encoded, encoder.failureReason()), begin, 0);
+        }
+        return append(rt, encoder, first.topic(), first.queueId(), first.sysFlag(), first.waitStoreMsgOk(), begin);
+    }
+
+    private static PutMessageResult checkBatch(List<Message> batch) {
+        if (batch == null || batch.isEmpty()) {
+            return PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "a batch needs at least one message");
+        }
+        Message first = batch.get(0);
+        for (Message m : batch) {
+            String problem = MessageValidator.check(m);
+            if (problem != null) {
+                return PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, problem);
+            }
+            if (!m.topic().equals(first.topic()) || m.queueId() != first.queueId()) {
+                return PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL,
+                        "every message of a batch must have the topic and queue of the first");
+            }
+            if (m.delayLevel() > 0) {
+                return PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "a batch cannot carry delayed messages");
+            }
+            if (MessageSysFlag.transactionType(m.sysFlag()) != MessageSysFlag.TRANSACTION_NOT_TYPE) {
+                return PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "a batch cannot carry transaction messages");
+            }
+        }
+        return null;
+    }
+
+    private CompletableFuture<PutMessageResult> append(StoreRuntime rt, MessageEncoder encoder, String topic,
+                                                       int queueId, int sysFlag, boolean waitForFlush, long begin) {
+        if (encoder.encodedLength() > rt.commitLog().maxAppendLength()) {
+            return done(PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "a record of "
+                    + encoder.encodedLength() + " bytes does not fit in a commit-log file of "
+                    + rt.commitLog().queue().mappedFileSize() + " bytes"), begin, 0);
+        }
+        AppendMessageResult r = rt.commitLog().append(encoder, topic, queueId, MessageSysFlag.takesQueueOffset(sysFlag));
+        if (r.status() != AppendMessageStatus.PUT_OK) {
+            return done(new PutMessageResult(PutMessageStatus.CREATE_MAPPED_FILE_FAILED, r,
+                    "could not create a commit-log file (disk full or not writable?)"), begin, 0);
+        }
+        rt.reput().wakeup();
+        CompletableFuture<PutMessageStatus> flushed = rt.flushService().handle(r.wroteOffset() + r.wroteBytes(), waitForFlush);
+        if (flushed.isDone()) {
+            return done(new PutMessageResult(flushed.getNow(PutMessageStatus.UNKNOWN_ERROR), r), begin, r);
+        }
+        return flushed.thenApply(status -> {
+            PutMessageResult result = new PutMessageResult(status, r,
+                    status == PutMessageStatus.PUT_OK ? null : "not flushed within syncFlushTimeout: " + flags.reason());
+            record(result, begin, r);
+            return result;
+        });
+    }
+
+    private CompletableFuture<PutMessageResult> done(PutMessageResult result, long begin, Object appended) {
+        record(result, begin, appended instanceof AppendMessageResult a ? a : null);
+        return CompletableFuture.completedFuture(result);
+    }
+
+    private void record(PutMessageResult result, long begin, AppendMessageResult appended) {
+        int count = appended == null ? 0 : appended.messageCount();
+        long bytes = appended == null ? 0 : appended.wroteBytes();
+        stats.recordPut(result.status(), count, bytes, (System.nanoTime() - begin) / 1000);
+    }
+
+    private PutMessageResult checkStore(StoreRuntime rt) {
+        if (shutdown) {
+            return PutMessageResult.refused(PutMessageStatus.SERVICE_NOT_AVAILABLE, "the store is shut down");
+        }
+        if (rt == null) {
+            return PutMessageResult.refused(PutMessageStatus.SERVICE_NOT_AVAILABLE, "the store is not started");
+        }
+        if (!flags.isWritable()) {
+            return PutMessageResult.refused(PutMessageStatus.SERVICE_NOT_AVAILABLE,
+                    "the store is not writable: " + flags.reason());
+        }
+        if (rt.commitLog().lockHeldMillis() > pageCacheBusyMillis) {
+            return PutMessageResult.refused(PutMessageStatus.OS_PAGE_CACHE_BUSY,
+                    "an append has held the put lock for over " + pageCacheBusyMillis + " ms");
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    private StoreRuntime readable() {
+        StoreRuntime rt = runtime;
+        if (rt == null) {
+            throw new IllegalStateException("the store is not started");
+        }
+        return rt;
+    }
+
+    @Override
+    public GetMessageResult getMessage(String group, String topic, int queueId, long offset, int maxMsgNums,
+                                       MessageFilter filter) {
+        GetMessageResult r = readable().reader().getMessage(topic, queueId, offset, maxMsgNums, filter);
+        stats.recordGet(!r.messages().isEmpty());
+        return r;
+    }
+
+    @Override
+    public long getMinOffsetInQueue(String topic, int queueId) {
+        return readable().reader().minOffset(topic, queueId);
+    }
+
+    @Override
+    public long getMaxOffsetInQueue(String topic, int queueId) {
+        return readable().reader().maxOffset(topic, queueId);
+    }
+
+    @Override
+    public long getOffsetInQueueByTime(String topic, int queueId, long timestamp) {
+        return readable().reader().offsetByTime(topic, queueId, timestamp);
+    }
+
+    @Override
+    public long getMessageStoreTimeStamp(String topic, int queueId, long queueOffset) {
+        return readable().reader().storeTimestamp(topic, queueId, queueOffset);
+    }
+
+    @Override
+    public StoredMessage lookMessageByOffset(long commitLogOffset) {
+        if (commitLogOffset < 0) {
+            return null;
+        }
+        return readable().commitLog().lookMessageByOffset(commitLogOffset);
+    }
+
+    @Override
+    public StoredMessage lookMessageByMsgId(String msgId) {
+        MessageIdCodec.Decoded id;
+        try {
+            id = MessageIdCodec.decode(msgId);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        return lookMessageByOffset(id.commitLogOffset());
+    }
+
+    @Override
+    public QueryMessageResult queryMessage(String topic, String key, int maxNum, long begin, long end) {
+        return readable().reader().query(topic, key, maxNum, begin, end);
+    }
+
+    @Override
+    public long dispatchBehindBytes() {
+        return readable().reput().behindBytes();
+    }
+
+    @Override
+    public long getMinPhyOffset() {
+        return readable().commitLog().getMinOffset();
+    }
+
+    @Override
+    public long getMaxPhyOffset() {
+        return readable().commitLog().getMaxOffset();
+    }
+
+    @Override
+    public void addMessageArrivingListener(MessageArrivingListener listener) {
+        readable().reput().addListener(listener);
+    }
+}

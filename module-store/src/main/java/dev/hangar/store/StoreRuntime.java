@@ -1,0 +1,306 @@
+package dev.hangar.store;
+
+import dev.hangar.spi.config.StoreConfig;
+import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.spi.dispatch.CommitLogLookup;
+import dev.hangar.spi.dispatch.ConsumeQueueView;
+import dev.hangar.spi.dispatch.DispatcherContext;
+import dev.hangar.spi.dispatch.KeyIndexView;
+import dev.hangar.spi.flush.FlushCommitLogService;
+import dev.hangar.spi.flush.FlushContext;
+import dev.hangar.spi.flush.FlushStatistics;
+import dev.hangar.spi.mapped.MappedFileQueue;
+import dev.hangar.spi.mapped.MappedStorage;
+import dev.hangar.spi.mapped.QueueRole;
+import dev.hangar.store.assembly.StoreAssembly;
+import dev.hangar.store.commitlog.CommitLog;
+import dev.hangar.store.commitlog.CommitLogFlushTarget;
+import dev.hangar.store.commitlog.TopicQueueOffsets;
+import dev.hangar.store.dispatch.DispatcherChain;
+import dev.hangar.store.put.DelayLevels;
+import dev.hangar.store.read.MessageReader;
+import dev.hangar.store.recovery.CommitLogRecovery;
+import dev.hangar.store.recovery.RecoveryReport;
+import dev.hangar.store.reput.ReputMessageService;
+import dev.hangar.store.service.FlushConsumeQueueService;
+import dev.hangar.store.service.RunningFlags;
+import dev.hangar.store.service.StoreCheckpoint;
+import dev.hangar.store.service.StoreLockFile;
+import dev.hangar.store.service.StoreStats;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An opened store directory: every running part, built in dependency order by {@link #open} and stopped in
+ * reverse by {@link #close}. Opening takes the directory lock first (a second process fails before any file is
+ * touched), recovers the CommitLog, truncates and re-dispatches what the dispatchers lack, rebuilds the queue
+ * offsets, and only then creates the {@code abort} marker and starts the services.
+ */
+public final class StoreRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreRuntime.class);
+    private static final String ABORT_FILE = "abort";
+
+    private final Path root;
+    private final StoreConfig config;
+    private final StoreLockFile lockFile;
+    private final MappedStorage mappedStorage;
+    private final MappedFileQueue commitLogQueue;
+    private final CommitLog commitLog;
+    private final StoreCheckpoint checkpoint;
+    private final RunningFlags flags;
+    private final DispatcherChain dispatchers;
+    private final FlushCommitLogService flushService;
+    private final FlushStatistics flushStatistics;
+    private final ReputMessageService reput;
+    private final FlushConsumeQueueService flushConsumeQueue;
+    private final MessageReader reader;
+    private final RecoveryReport recoveryReport;
+
+    private StoreRuntime(Builder b) {
+        this.root = b.root;
+        this.config = b.config;
+        this.lockFile = b.lockFile;
+        this.mappedStorage = b.mappedStorage;
+        this.commitLogQueue = b.commitLogQueue;
+        this.commitLog = b.commitLog;
+        this.checkpoint = b.checkpoint;
+        this.flags = b.flags;
+        this.dispatchers = b.dispatchers;
+        this.flushService = b.flushService;
+        this.flushStatistics = b.flushStatistics;
+        this.reput = b.reput;
+        this.flushConsumeQueue = b.flushConsumeQueue;
+        this.reader = b.reader;
+        this.recoveryReport = b.report;
+    }
+
+    /** Mutable parts while opening, so a failure half-way can close what was opened. */
+    private static final class Builder {
+        Path root;
+        StoreConfig config;
+        StoreLockFile lockFile;
+        MappedStorage mappedStorage;
+        MappedFileQueue commitLogQueue;
+        CommitLog commitLog;
+        StoreCheckpoint checkpoint;
+        RunningFlags flags;
+        DispatcherChain dispatchers;
+        FlushCommitLogService flushService;
+        FlushStatistics flushStatistics;
+        ReputMessageService reput;
+        FlushConsumeQueueService flushConsumeQueue;
+        MessageReader reader;
+        RecoveryReport report;
+
+        void closeQuietly() {
+            try {
+                if (dispatchers != null) {
+                    dispatchers.close();
+                }
+                if (commitLogQueue != null) {
+                    commitLogQueue.shutdown(0);
+                }
+                if (mappedStorage != null) {
+                    mappedStorage.shutdown();
+                }
+                if (checkpoint != null) {
+                    checkpoint.close();
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("while closing a store that failed to open: {}", e.toString());
+            } finally {
+                if (lockFile != null) {
+                    lockFile.close();
+                }
+            }
+        }
+    }
+
+    static StoreRuntime open(StoreConfig config, StoreAssembly assembly, RunningFlags flags, StoreStats stats,
+                             DelayLevels delayLevels, InetSocketAddress storeHost) {
+        Builder b = new Builder();
+        b.config = config;
+        b.flags = flags;
+        b.root = Path.of(config.get(StoreConfigKeys.STORE_PATH_ROOT_DIR));
+        b.lockFile = StoreLockFile.acquire(b.root);
+        try {
+            return openLocked(b, assembly, stats, delayLevels, storeHost);
+        } catch (RuntimeException e) {
+            b.closeQuietly();
+            throw e;
+        }
+    }
+
+    private static StoreRuntime openLocked(Builder b, StoreAssembly assembly, StoreStats stats,
+                                           DelayLevels delayLevels, InetSocketAddress storeHost) {
+        long begin = System.currentTimeMillis();
+        StoreConfig config = b.config;
+        boolean lastExitOk = !Files.exists(b.root.resolve(ABORT_FILE));
+        if (!lastExitOk) {
+            LOG.warn("the last shutdown of {} was not clean (abort file found): recovering from the checkpoint", b.root);
+        }
+        b.mappedStorage = assembly.mappedStorage().create(config);
+        b.mappedStorage.start();
+        b.commitLogQueue = b.mappedStorage.openQueue(b.root.resolve("commitlog"), config.commitLogFileSize(),
+                QueueRole.COMMIT_LOG);
+        if (!b.commitLogQueue.load()) {
+            throw new IllegalStateException("cannot load the commit log in " + b.root.resolve("commitlog")
+                    + ": a file has the wrong size (is mappedFileSizeCommitLog the one the store was written with?)");
+        }
+        TopicQueueOffsets offsets = new TopicQueueOffsets();
+        b.commitLog = new CommitLog(b.commitLogQueue, assembly.lock().create(config), offsets, storeHost);
+        b.checkpoint = new StoreCheckpoint(b.root.resolve("checkpoint"));
+
+        CommitLog commitLog = b.commitLog;
+        CommitLogLookup lookup = new CommitLogLookup() {
+            @Override
+            public long storeTimestampAt(long commitLogOffset, int size) {
+                return commitLog.storeTimestampAt(commitLogOffset, size);
+            }
+
+            @Override
+            public long minOffset() {
+                return commitLog.getMinOffset();
+            }
+
+            @Override
+            public long maxOffset() {
+                return commitLog.getMaxOffset();
+            }
+        };
+        DispatcherContext dctx = new DispatcherContext(b.root, config, b.mappedStorage, b.checkpoint, lookup, lastExitOk);
+        List<DispatcherChain.Entry> entries = new ArrayList<>();
+        assembly.dispatchers().forEach((name, p) -> entries.add(DispatcherChain.entry(name, p.create(dctx))));
+        b.dispatchers = new DispatcherChain(entries, b.flags);
+        b.dispatchers.load();
+
+        long minTs = config.get(StoreConfigKeys.MESSAGE_INDEX_ENABLE) && config.get(StoreConfigKeys.MESSAGE_INDEX_SAFE)
+                ? b.checkpoint.minTimestampIndex() : b.checkpoint.minTimestamp();
+        RecoveryReport report = new CommitLogRecovery(b.commitLogQueue, config.get(StoreConfigKeys.CHECK_CRC_ON_RECOVER))
+                .recover(lastExitOk, minTs, offsets);
+        long end = report.endOffset();
+        b.dispatchers.truncate(end);
+
+        b.flushStatistics = new FlushStatistics();
+        b.flushService = assembly.flush().create(new FlushContext(new CommitLogFlushTarget(b.commitLogQueue), config,
+                b.checkpoint, b.flags, b.flushStatistics));
+        boolean sync = config.isSyncFlush();
+        MappedFileQueue q = b.commitLogQueue;
+        b.reput = new ReputMessageService(commitLog, b.dispatchers,
+                sync ? q::getFlushedWhere : q::getMaxOffset, delayLevels, stats);
+        long minPhy = Math.max(0, commitLog.getMinOffset());
+        long from = Math.min(b.dispatchers.minDurableOffset(), end);
+        if (!lastExitOk) {
+            from = Math.min(from, report.scanStartOffset());
+        }
+        b.reput.reputFromOffset(Math.max(from, minPhy));
+        long redispatched = b.reput.catchUp();
+        ConsumeQueueView cqView = b.dispatchers.view(ConsumeQueueView.class).orElse(null);
+        if (cqView != null) {
+            cqView.forEachQueue((topic, queueId, min, max) -> offsets.raise(topic, queueId, max));
+        } else {
+            LOG.warn("no dispatcher offers a ConsumeQueue view: queue offsets are rebuilt only from the scanned files");
+        }
+        KeyIndexView keyView = b.dispatchers.view(KeyIndexView.class).orElse(null);
+        b.reader = new MessageReader(commitLog, cqView, keyView, config);
+        b.report = report.withRedispatched(redispatched, System.currentTimeMillis() - begin);
+        LOG.info("recovered {}: {} files scanned from offset {}, {} messages, log ends at {}, {} files dropped, "
+                        + "{} messages re-dispatched, {} ms{}", b.root, report.filesScanned(), report.scanStartOffset(),
+                report.messagesScanned(), end, report.filesDropped(), redispatched, b.report.millis(),
+                report.truncatedAtReason() == null ? "" : " (" + report.truncatedAtReason() + ")");
+
+        createAbortFile(b.root);
+        b.flushService.start();
+        b.reput.start();
+        b.flushConsumeQueue = new FlushConsumeQueueService(b.dispatchers, b.checkpoint,
+                config.get(StoreConfigKeys.FLUSH_INTERVAL_CONSUME_QUEUE),
+                config.get(StoreConfigKeys.FLUSH_CONSUME_QUEUE_LEAST_PAGES),
+                config.get(StoreConfigKeys.FLUSH_CONSUME_QUEUE_THOROUGH_INTERVAL));
+        b.flushConsumeQueue.start();
+        return new StoreRuntime(b);
+    }
+
+    private static void createAbortFile(Path root) {
+        try {
+            Path abort = root.resolve(ABORT_FILE);
+            if (!Files.exists(abort)) {
+                Files.createFile(abort);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the abort marker in " + root, e);
+        }
+    }
+
+    /** Stops every service, flushes everything, and removes the abort marker when the store is consistent. */
+    @Override
+    public void close() {
+        reput.shutdown(10_000);
+        flushService.shutdown();
+        flushConsumeQueue.shutdown();
+        dispatchers.close();
+        long behind = reput.behindBytes();
+        boolean clean = flags.isWritable() && behind == 0;
+        commitLogQueue.shutdown(config.get(StoreConfigKeys.DESTROY_MAPPED_FILE_INTERVAL_FORCIBLY));
+        mappedStorage.shutdown();
+        checkpoint.close();
+        if (clean) {
+            try {
+                Files.deleteIfExists(root.resolve(ABORT_FILE));
+            } catch (IOException e) {
+                LOG.warn("cannot remove the abort marker: {}", e.toString());
+            }
+        } else {
+            LOG.warn("shutting down with {} bytes not dispatched or the store not writable ({}): the abort file stays "
+                    + "and the next start recovers as after a crash", behind, flags.reason());
+        }
+        lockFile.close();
+        LOG.info("store {} shut down{}", root, clean ? " cleanly" : "");
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    public CommitLog commitLog() {
+        return commitLog;
+    }
+
+    public StoreCheckpoint checkpoint() {
+        return checkpoint;
+    }
+
+    public DispatcherChain dispatchers() {
+        return dispatchers;
+    }
+
+    public FlushCommitLogService flushService() {
+        return flushService;
+    }
+
+    public FlushStatistics flushStatistics() {
+        return flushStatistics;
+    }
+
+    public ReputMessageService reput() {
+        return reput;
+    }
+
+    public MessageReader reader() {
+        return reader;
+    }
+
+    public MappedStorage mappedStorage() {
+        return mappedStorage;
+    }
+
+    public RecoveryReport recoveryReport() {
+        return recoveryReport;
+    }
+}

@@ -1,0 +1,192 @@
+package dev.hangar.store.assembly;
+
+import dev.hangar.spi.NamedProvider;
+import dev.hangar.spi.config.ConfigException;
+import dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
+import dev.hangar.spi.flush.FlushCommitLogServiceProvider;
+import dev.hangar.spi.lock.PutMessageLockProvider;
+import dev.hangar.spi.mapped.MappedStorageProvider;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.module.Configuration;
+import java.lang.module.ModuleFinder;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Finds every provider of the four SPIs - in the boot layer and in a plugin layer built from a plugins
+ * folder - and selects them by name with loud diagnostics: an unknown name lists the names found, two
+ * providers with one name name both origins.
+ *
+ * <p>In a named module (the launcher, the jlink'd image) the plugins folder becomes a {@link ModuleLayer}
+ * over {@link ModuleFinder#of}. On the class path (an embedder's tests) it becomes a child class loader
+ * and providers are found through {@code META-INF/services}.
+ */
+public final class ProviderRegistry {
+    /** The SPIs this registry knows, in the order {@code plugins} lists them. */
+    public static final List<Class<? extends NamedProvider>> SPIS = List.of(
+            PutMessageLockProvider.class, MappedStorageProvider.class,
+            FlushCommitLogServiceProvider.class, CommitLogDispatcherProvider.class);
+
+    private final Map<Class<?>, List<Found>> found = new LinkedHashMap<>();
+    private final Path pluginsDir;
+
+    private record Found(NamedProvider provider, ProviderInfo info) {
+    }
+
+    private ProviderRegistry(Path pluginsDir) {
+        this.pluginsDir = pluginsDir;
+    }
+
+    /** Discovers providers in the boot layer and, when {@code pluginsDir} is a directory, in it. */
+    public static ProviderRegistry discover(Path pluginsDir) {
+        ProviderRegistry registry = new ProviderRegistry(pluginsDir);
+        registry.load();
+        return registry;
+    }
+
+    /** Every provider found, by SPI then name. */
+    public List<ProviderInfo> all() {
+        List<ProviderInfo> out = new ArrayList<>();
+        for (List<Found> list : found.values()) {
+            list.forEach(f -> out.add(f.info));
+        }
+        return out;
+    }
+
+    /** The names found for one SPI. */
+    public List<String> names(Class<? extends NamedProvider> spi) {
+        return found.getOrDefault(spi, List.of()).stream().map(f -> f.info.name()).distinct().sorted().toList();
+    }
+
+    /**
+     * The provider of {@code spi} named {@code name}.
+     *
+     * @param configKey the key that chose the name, for the error message
+     * @throws ConfigException on an unknown name (listing the names found) or a duplicate (naming both origins)
+     */
+    public <P extends NamedProvider> P select(Class<P> spi, String name, String configKey) {
+        List<Found> matches = found.getOrDefault(spi, List.of()).stream()
+                .filter(f -> f.info.name().equals(name)).toList();
+        if (matches.isEmpty()) {
+            throw new ConfigException("bad value for " + configKey + ": '" + name + "'; no " + spi.getSimpleName()
+                    + " of that name; found: " + String.join(", ", names(spi))
+                    + (pluginsDir == null ? "" : " (plugins folder: " + pluginsDir + ")"));
+        }
+        if (matches.size() > 1) {
+            throw new ConfigException("two " + spi.getSimpleName() + " providers are named '" + name + "': "
+                    + matches.stream().map(f -> f.info.module()).collect(Collectors.joining(" and "))
+                    + "; remove one of them");
+        }
+        return spi.cast(matches.get(0).provider);
+    }
+
+    /** The plugins folder this registry looked in, or null. */
+    public Path pluginsDir() {
+        return pluginsDir;
+    }
+
+    private void load() {
+        ClassLoader pluginLoader = null;
+        ModuleLayer pluginLayer = null;
+        boolean hasPlugins = pluginsDir != null && Files.isDirectory(pluginsDir) && hasJars(pluginsDir);
+        boolean named = ProviderRegistry.class.getModule().isNamed();
+        if (hasPlugins && named) {
+            pluginLayer = pluginLayer(pluginsDir);
+        } else if (hasPlugins) {
+            pluginLoader = pluginClassLoader(pluginsDir);
+        }
+        for (Class<? extends NamedProvider> spi : SPIS) {
+            ServiceLoader<? extends NamedProvider> loader;
+            if (pluginLayer != null) {
+                loader = ServiceLoader.load(pluginLayer, spi);
+            } else if (pluginLoader != null) {
+                loader = ServiceLoader.load(spi, pluginLoader);
+            } else if (named) {
+                loader = ServiceLoader.load(ProviderRegistry.class.getModule().getLayer() == null
+                        ? ModuleLayer.boot() : ProviderRegistry.class.getModule().getLayer(), spi);
+            } else {
+                loader = ServiceLoader.load(spi, ProviderRegistry.class.getClassLoader());
+            }
+            List<Found> list = new ArrayList<>();
+            Set<Class<?>> seen = new java.util.HashSet<>();
+            for (NamedProvider p : loader) {
+                if (!seen.add(p.getClass())) {
+                    continue;
+                }
+                list.add(new Found(p, new ProviderInfo(spi.getSimpleName(), p.name(), origin(p.getClass()),
+                        p.description(), isPlugin(p.getClass(), pluginLayer, pluginLoader))));
+            }
+            list.sort((a, b) -> a.info.name().compareTo(b.info.name()));
+            found.put(spi, list);
+        }
+    }
+
+    private static boolean isPlugin(Class<?> c, ModuleLayer layer, ClassLoader loader) {
+        if (layer != null) {
+            return c.getModule().getLayer() == layer;
+        }
+        return loader != null && c.getClassLoader() == loader;
+    }
+
+    private static boolean hasJars(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.anyMatch(p -> p.toString().endsWith(".jar"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list plugins folder " + dir, e);
+        }
+    }
+
+    private static ModuleLayer pluginLayer(Path dir) {
+        ModuleFinder finder = ModuleFinder.of(dir);
+        Set<String> roots = finder.findAll().stream().map(r -> r.descriptor().name()).collect(Collectors.toSet());
+        ModuleLayer parent = ProviderRegistry.class.getModule().getLayer();
+        if (parent == null) {
+            parent = ModuleLayer.boot();
+        }
+        try {
+            Configuration cf = parent.configuration().resolveAndBind(finder, ModuleFinder.of(), roots);
+            return parent.defineModulesWithOneLoader(cf, ProviderRegistry.class.getClassLoader());
+        } catch (RuntimeException e) {
+            throw new ConfigException("cannot load the plugins in " + dir + ": " + e.getMessage());
+        }
+    }
+
+    private static ClassLoader pluginClassLoader(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            List<URL> urls = new ArrayList<>();
+            for (Path p : s.filter(x -> x.toString().endsWith(".jar")).sorted().toList()) {
+                urls.add(p.toUri().toURL());
+            }
+            return new URLClassLoader("hangar-plugins", urls.toArray(new URL[0]),
+                    ProviderRegistry.class.getClassLoader());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read plugins folder " + dir, e);
+        }
+    }
+
+    private static String origin(Class<?> c) {
+        Module m = c.getModule();
+        if (m.isNamed()) {
+            return m.getName();
+        }
+        var src = c.getProtectionDomain().getCodeSource();
+        if (src != null && src.getLocation() != null) {
+            String loc = src.getLocation().getPath();
+            int slash = loc.replaceAll("/$", "").lastIndexOf('/');
+            return "classpath:" + (slash >= 0 ? loc.substring(slash + 1) : loc);
+        }
+        return "classpath";
+    }
+
+}

@@ -1,0 +1,108 @@
+package dev.hangar.store.assembly;
+
+import dev.hangar.spi.config.StoreConfig;
+import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
+import dev.hangar.spi.flush.FlushCommitLogServiceProvider;
+import dev.hangar.spi.lock.PutMessageLockProvider;
+import dev.hangar.spi.mapped.MappedStorageProvider;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The providers a store is built from, chosen by name from configuration. Selection touches no file: an
+ * unknown or duplicate name fails here, before the store directory is opened.
+ */
+public final class StoreAssembly {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreAssembly.class);
+
+    private final PutMessageLockProvider lock;
+    private final MappedStorageProvider mappedStorage;
+    private final FlushCommitLogServiceProvider flush;
+    private final Map<String, CommitLogDispatcherProvider> dispatchers;
+
+    private StoreAssembly(PutMessageLockProvider lock, MappedStorageProvider mappedStorage,
+                          FlushCommitLogServiceProvider flush, Map<String, CommitLogDispatcherProvider> dispatchers) {
+        this.lock = lock;
+        this.mappedStorage = mappedStorage;
+        this.flush = flush;
+        this.dispatchers = dispatchers;
+    }
+
+    public static StoreAssembly select(StoreConfig config, ProviderRegistry registry) {
+        PutMessageLockProvider lock = registry.select(PutMessageLockProvider.class,
+                config.get(StoreConfigKeys.PUT_MESSAGE_LOCK), StoreConfigKeys.PUT_MESSAGE_LOCK.name());
+        MappedStorageProvider mapped = registry.select(MappedStorageProvider.class,
+                config.get(StoreConfigKeys.MAPPED_FILE), StoreConfigKeys.MAPPED_FILE.name());
+        String flushName = flushServiceName(config);
+        FlushCommitLogServiceProvider flush = registry.select(FlushCommitLogServiceProvider.class, flushName,
+                config.get(StoreConfigKeys.FLUSH_SERVICE).isEmpty() ? StoreConfigKeys.FLUSH_DISK_TYPE.name()
+                        : StoreConfigKeys.FLUSH_SERVICE.name());
+        Map<String, CommitLogDispatcherProvider> dispatchers = new LinkedHashMap<>();
+        for (String name : config.dispatcherNames()) {
+            if (dispatchers.put(name, registry.select(CommitLogDispatcherProvider.class, name,
+                    StoreConfigKeys.DISPATCHERS.name())) != null) {
+                throw new dev.hangar.spi.config.ConfigException("bad value for dispatchers: '" + name
+                        + "' is listed twice");
+            }
+        }
+        StoreAssembly a = new StoreAssembly(lock, mapped, flush, dispatchers);
+        LOG.info("providers: putMessageLock={} ({}), mappedFile={} ({}), flushService={} ({}), dispatchers={}",
+                lock.name(), moduleOf(lock), mapped.name(), moduleOf(mapped), flush.name(), moduleOf(flush),
+                describeDispatchers(dispatchers));
+        return a;
+    }
+
+    /** flushService when set; commit-realtime for a write-buffer variant; else by flushDiskType. */
+    static String flushServiceName(StoreConfig config) {
+        String explicit = config.get(StoreConfigKeys.FLUSH_SERVICE);
+        if (!explicit.isEmpty()) {
+            return explicit;
+        }
+        if ("transient-pool".equals(config.get(StoreConfigKeys.MAPPED_FILE))) {
+            return "commit-realtime";
+        }
+        return config.isSyncFlush() ? "group-commit" : "realtime";
+    }
+
+    private static String describeDispatchers(Map<String, CommitLogDispatcherProvider> d) {
+        List<String> parts = new ArrayList<>();
+        d.forEach((n, p) -> parts.add(n + " (" + moduleOf(p) + ")"));
+        return String.join(", ", parts);
+    }
+
+    private static String moduleOf(Object o) {
+        Module m = o.getClass().getModule();
+        return m.isNamed() ? m.getName() : "classpath";
+    }
+
+    public PutMessageLockProvider lock() {
+        return lock;
+    }
+
+    public MappedStorageProvider mappedStorage() {
+        return mappedStorage;
+    }
+
+    public FlushCommitLogServiceProvider flush() {
+        return flush;
+    }
+
+    public Map<String, CommitLogDispatcherProvider> dispatchers() {
+        return dispatchers;
+    }
+
+    /** The chosen names: putMessageLock, mappedFile, flushService, dispatchers. */
+    public Map<String, String> chosen() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("putMessageLock", lock.name());
+        m.put("mappedFile", mappedStorage.name());
+        m.put("flushService", flush.name());
+        m.put("dispatchers", String.join(",", dispatchers.keySet()));
+        return m;
+    }
+}

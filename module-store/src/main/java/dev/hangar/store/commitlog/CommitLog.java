@@ -1,0 +1,206 @@
+package dev.hangar.store.commitlog;
+
+import dev.hangar.spi.lock.PutMessageLock;
+import dev.hangar.spi.mapped.MappedFile;
+import dev.hangar.spi.mapped.MappedFileQueue;
+import dev.hangar.spi.mapped.SelectedRegion;
+import dev.hangar.spi.message.StoredMessage;
+import dev.hangar.spi.store.AppendMessageResult;
+import dev.hangar.spi.store.AppendMessageStatus;
+import dev.hangar.store.format.CommitLogRecordFormat;
+import dev.hangar.store.format.MessageEncoder;
+import dev.hangar.store.format.MessageIdCodec;
+import dev.hangar.store.format.RecordDecoder;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The append-only log of every message: appends encoded records under the put lock, rolls files with a BLANK
+ * record, and reads records back by physical offset. Flushing is not its business (the flush service drives
+ * the queue); neither is dispatch.
+ *
+ * <p>Thread-safety: {@link #append} from any thread (serialised by the put lock); reads from any thread.
+ */
+public final class CommitLog {
+    private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
+    private static final long SLOW_APPEND_WARN_MILLIS = 500;
+
+    private final MappedFileQueue queue;
+    private final PutMessageLock lock;
+    private final TopicQueueOffsets queueOffsets;
+    private final byte[] storeHostPrefix;
+    private final RecordAppender appender = new RecordAppender();
+    private volatile long beginTimeInLock;
+
+    public CommitLog(MappedFileQueue queue, PutMessageLock lock, TopicQueueOffsets queueOffsets,
+                     InetSocketAddress storeHost) {
+        this.queue = queue;
+        this.lock = lock;
+        this.queueOffsets = queueOffsets;
+        this.storeHostPrefix = MessageIdCodec.hostPrefix(storeHost);
+    }
+
+    public MappedFileQueue queue() {
+        return queue;
+    }
+
+    public TopicQueueOffsets queueOffsets() {
+        return queueOffsets;
+    }
+
+    /** The largest encoded put that fits in one file (a file keeps room for the BLANK record). */
+    public int maxAppendLength() {
+        return queue.mappedFileSize() - CommitLogRecordFormat.END_FILE_MIN_BLANK_LENGTH;
+    }
+
+    /**
+     * Appends what {@code encoder} holds (one record or a batch, all for {@code topic}/{@code queueId}),
+     * rolling to a new file when it does not fit. Returns PUT_OK with msgIds, or an error status.
+     */
+    public AppendMessageResult append(MessageEncoder encoder, String topic, int queueId, boolean takesQueueOffset) {
+        AppendMessageResult result;
+        lock.lock();
+        try {
+            long now = System.currentTimeMillis();
+            beginTimeInLock = now;
+            MappedFile file = queue.getLastMappedFile();
+            if (file == null || file.isFull()) {
+                file = queue.getLastMappedFile(0, true);
+            }
+            if (file == null) {
+                LOG.error("could not create a CommitLog file at {}", queue.getMaxWrotePosition());
+                return AppendMessageResult.of(AppendMessageStatus.UNKNOWN_ERROR);
+            }
+            appender.prepare(encoder, queueOffsets.next(topic, queueId), takesQueueOffset, now);
+            result = file.append(appender);
+            if (result.status() == AppendMessageStatus.END_OF_FILE) {
+                file = queue.getLastMappedFile(0, true);
+                if (file == null) {
+                    LOG.error("could not create a CommitLog file at {}", queue.getMaxWrotePosition());
+                    return AppendMessageResult.of(AppendMessageStatus.UNKNOWN_ERROR);
+                }
+                result = file.append(appender);
+            }
+            if (result.status() == AppendMessageStatus.PUT_OK && takesQueueOffset) {
+                queueOffsets.advance(topic, queueId, result.messageCount());
+            }
+        } finally {
+            long held = System.currentTimeMillis() - beginTimeInLock;
+            beginTimeInLock = 0;
+            lock.unlock();
+            if (held > SLOW_APPEND_WARN_MILLIS) {
+                LOG.warn("an append held the put lock for {} ms (page faults or writeback stalls?)", held);
+            }
+        }
+        if (result.status() != AppendMessageStatus.PUT_OK) {
+            return result;
+        }
+        return withMsgIds(result, encoder);
+    }
+
+    private AppendMessageResult withMsgIds(AppendMessageResult r, MessageEncoder encoder) {
+        int n = encoder.recordCount();
+        List<String> ids;
+        if (n == 1) {
+            ids = List.of(MessageIdCodec.create(storeHostPrefix, r.wroteOffset()));
+        } else {
+            List<String> list = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                list.add(MessageIdCodec.create(storeHostPrefix, r.wroteOffset() + encoder.recordStart(i)));
+            }
+            ids = List.copyOf(list);
+        }
+        return new AppendMessageResult(r.status(), r.wroteOffset(), r.wroteBytes(), ids, r.storeTimestamp(),
+                r.logicsOffset(), r.messageCount());
+    }
+
+    /** Millis the current holder has held the put lock, 0 when free. */
+    public long lockHeldMillis() {
+        long begin = beginTimeInLock;
+        return begin == 0 ? 0 : System.currentTimeMillis() - begin;
+    }
+
+    public long getMinOffset() {
+        MappedFile first = queue.getFirstMappedFile();
+        if (first == null) {
+            return -1;
+        }
+        return first.isAvailable() ? first.fileFromOffset() : rollNextFile(first.fileFromOffset());
+    }
+
+    /** One past the last readable byte. */
+    public long getMaxOffset() {
+        return queue.getMaxOffset();
+    }
+
+    /** The first offset of the file after the one holding {@code offset}. */
+    public long rollNextFile(long offset) {
+        int size = queue.mappedFileSize();
+        return offset + size - offset % size;
+    }
+
+    /** The readable bytes from {@code offset} to the end of its file's readable part, or null. */
+    public SelectedRegion getData(long offset) {
+        MappedFile file = queue.findMappedFileByOffset(offset, offset == 0);
+        if (file == null) {
+            return null;
+        }
+        return file.selectMappedBuffer((int) (offset % queue.mappedFileSize()));
+    }
+
+    /** {@code size} readable bytes at {@code offset}, or null. */
+    public SelectedRegion getData(long offset, int size) {
+        MappedFile file = queue.findMappedFileByOffset(offset, offset == 0);
+        if (file == null) {
+            return null;
+        }
+        return file.selectMappedBuffer((int) (offset % queue.mappedFileSize()), size);
+    }
+
+    /** Decodes the record at {@code offset}; null when there is no complete, valid record there. */
+    public StoredMessage lookMessageByOffset(long offset) {
+        int size = recordSizeAt(offset);
+        if (size <= 0) {
+            return null;
+        }
+        return lookMessageByOffset(offset, size);
+    }
+
+    /** Decodes the record of known {@code size} at {@code offset}, or null. */
+    public StoredMessage lookMessageByOffset(long offset, int size) {
+        try (SelectedRegion region = getData(offset, size)) {
+            if (region == null) {
+                return null;
+            }
+            RecordDecoder.Check check = RecordDecoder.check(region.buffer(), 0, region.size(), false);
+            if (check.kind() != RecordDecoder.Kind.MESSAGE || check.size() != size) {
+                return null;
+            }
+            return RecordDecoder.decode(region.buffer(), 0);
+        }
+    }
+
+    /** The TOTALSIZE field at {@code offset}, or -1. */
+    public int recordSizeAt(long offset) {
+        try (SelectedRegion region = getData(offset, 8)) {
+            if (region == null) {
+                return -1;
+            }
+            int magic = region.buffer().getInt(4);
+            return magic == CommitLogRecordFormat.MESSAGE_MAGIC_CODE ? region.buffer().getInt(0) : -1;
+        }
+    }
+
+    /** The store timestamp of the record at {@code offset}, or -1. */
+    public long storeTimestampAt(long offset, int size) {
+        try (SelectedRegion region = getData(offset, size)) {
+            if (region == null) {
+                return -1;
+            }
+            return RecordDecoder.storeTimestamp(region.buffer(), 0);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package dev.hangar.store.recovery;
+
+import dev.hangar.spi.mapped.MappedFile;
+import dev.hangar.spi.mapped.MappedFileQueue;
+import dev.hangar.spi.mapped.SelectedRegion;
+import dev.hangar.spi.message.MessageSysFlag;
+import dev.hangar.store.commitlog.TopicQueueOffsets;
+import dev.hangar.store.format.CommitLogRecordFormat;
+import dev.hangar.store.format.RecordDecoder;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds the end of the CommitLog after a restart, as RocketMQ does: after a clean shutdown scan from the
+ * third-last file; after a crash walk back to the newest file whose first record is older than the checkpoint
+ * and scan from there. The first invalid record (bad magic, lengths that do not add up, CRC mismatch) ends the
+ * log: the file holding it is trimmed and later files are removed. Queue offsets seen while scanning are
+ * raised in {@link TopicQueueOffsets}.
+ */
+public final class CommitLogRecovery {
+    private static final Logger LOG = LoggerFactory.getLogger(CommitLogRecovery.class);
+    private static final int NORMAL_RECOVERY_FILES = 3;
+    private static final long PROGRESS_LOG_MILLIS = 2000;
+
+    private final MappedFileQueue queue;
+    private final boolean checkCrc;
+
+    public CommitLogRecovery(MappedFileQueue queue, boolean checkCrc) {
+        this.queue = queue;
+        this.checkCrc = checkCrc;
+    }
+
+    /**
+     * @param lastExitOk       false after a crash
+     * @param checkpointMinTs  the checkpoint's minimum timestamp (used after a crash)
+     * @param offsets          raised with every queue offset found
+     */
+    public RecoveryReport recover(boolean lastExitOk, long checkpointMinTs, TopicQueueOffsets offsets) {
+        long begin = System.currentTimeMillis();
+        List<MappedFile> files = queue.mappedFiles();
+        if (files.isEmpty()) {
+            queue.setFlushedWhere(0);
+            queue.setCommittedWhere(0);
+            return new RecoveryReport(!lastExitOk, 0, 0, 0, 0, null, 0, 0, System.currentTimeMillis() - begin);
+        }
+        int startIndex = lastExitOk ? Math.max(0, files.size() - NORMAL_RECOVERY_FILES)
+                : abnormalStartIndex(files, checkpointMinTs);
+        long scanStart = files.get(startIndex).fileFromOffset();
+        long processOffset = scanStart;
+        long messages = 0;
+        int scanned = 0;
+        String reason = null;
+        long lastProgress = begin;
+        scan:
+        for (int i = startIndex; i < files.size(); i++) {
+            MappedFile file = files.get(i);
+            if (file.fileFromOffset() != processOffset) {
+                reason = "file " + file.fileName() + " does not follow on from offset " + processOffset;
+                break;
+            }
+            scanned++;
+            long now = System.currentTimeMillis();
+            if (now - lastProgress > PROGRESS_LOG_MILLIS) {
+                lastProgress = now;
+                LOG.info("recovery: scanning file {} of {}, {} messages so far, at offset {}", scanned,
+                        files.size() - startIndex, messages, processOffset);
+            }
+            try (SelectedRegion region = file.selectMappedBuffer(0)) {
+                if (region == null) {
+                    break;
+                }
+                int pos = 0;
+                while (true) {
+                    RecordDecoder.Check c = RecordDecoder.check(region.buffer(), pos, region.size() - pos, checkCrc);
+                    if (c.kind() == RecordDecoder.Kind.MESSAGE) {
+                        raise(region, pos, offsets);
+                        pos += c.size();
+                        processOffset = file.fileFromOffset() + pos;
+                        messages++;
+                    } else if (c.kind() == RecordDecoder.Kind.BLANK) {
+                        processOffset = file.fileFromOffset() + file.fileSize();
+                        continue scan;
+                    } else {
+                        if (c.kind() == RecordDecoder.Kind.INVALID) {
+                            reason = "invalid record at offset " + (file.fileFromOffset() + pos) + " in " + file.fileName()
+                                    + ": " + c.reason();
+                        }
+                        break scan;
+                    }
+                }
+            }
+        }
+        int before = queue.mappedFiles().size();
+        queue.setFlushedWhere(processOffset);
+        queue.setCommittedWhere(processOffset);
+        queue.truncateDirtyFiles(processOffset);
+        int dropped = before - queue.mappedFiles().size();
+        if (reason != null) {
+            LOG.warn("recovery: the commit log ends at {}: {}; everything after it was truncated", processOffset, reason);
+        }
+        return new RecoveryReport(!lastExitOk, scanned, messages, scanStart, processOffset, reason, dropped, 0,
+                System.currentTimeMillis() - begin);
+    }
+
+    /** The newest file whose first record is stored at or before the checkpoint, else the first file. */
+    private int abnormalStartIndex(List<MappedFile> files, long checkpointMinTs) {
+        for (int i = files.size() - 1; i >= 0; i--) {
+            long firstTs = firstStoreTimestamp(files.get(i));
+            if (firstTs != 0 && firstTs <= checkpointMinTs) {
+                LOG.info("recovery after a crash starts at file {} (first record {} <= checkpoint {})",
+                        files.get(i).fileName(), firstTs, checkpointMinTs);
+                return i;
+            }
+        }
+        return 0;
+    }
+
+    private static long firstStoreTimestamp(MappedFile file) {
+        try (SelectedRegion region = file.selectMappedBuffer(0)) {
+            if (region == null || region.size() < CommitLogRecordFormat.BORN_HOST_OFFSET + 40) {
+                return 0;
+            }
+            if (region.buffer().getInt(CommitLogRecordFormat.MAGIC_CODE_OFFSET) != CommitLogRecordFormat.MESSAGE_MAGIC_CODE) {
+                return 0;
+            }
+            return RecordDecoder.storeTimestamp(region.buffer(), 0);
+        }
+    }
+
+    private static void raise(SelectedRegion region, int pos, TopicQueueOffsets offsets) {
+        var buf = region.buffer();
+        int sysFlag = buf.getInt(pos + CommitLogRecordFormat.SYS_FLAG_OFFSET);
+        if (!MessageSysFlag.takesQueueOffset(sysFlag)) {
+            return;
+        }
+        offsets.raise(RecordDecoder.topic(buf, pos), buf.getInt(pos + CommitLogRecordFormat.QUEUE_ID_OFFSET),
+                buf.getLong(pos + CommitLogRecordFormat.QUEUE_OFFSET_OFFSET) + 1);
+    }
+}

@@ -1,0 +1,112 @@
+package dev.hangar.store.service;
+
+import dev.hangar.spi.flush.Checkpoint;
+import dev.hangar.store.format.CheckpointFormat;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The {@code checkpoint} file ({@link CheckpointFormat}). Setters only change memory; {@link #flush()} writes the
+ * three longs at their offsets and forces them. Written through the channel rather than a mapping: it is one
+ * page, written every few seconds, and this keeps the engine free of unmapping.
+ */
+public final class StoreCheckpoint implements Checkpoint, AutoCloseable {
+    private final FileChannel channel;
+    private volatile long physic;
+    private volatile long logics;
+    private volatile long index;
+
+    public StoreCheckpoint(Path file) {
+        try {
+            boolean existed = file.toFile().exists();
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            if (existed && channel.size() >= CheckpointFormat.USED_LENGTH) {
+                ByteBuffer b = ByteBuffer.allocate(CheckpointFormat.USED_LENGTH);
+                channel.read(b, 0);
+                physic = b.getLong(CheckpointFormat.PHYSIC_MSG_TIMESTAMP_OFFSET);
+                logics = b.getLong(CheckpointFormat.LOGICS_MSG_TIMESTAMP_OFFSET);
+                index = b.getLong(CheckpointFormat.INDEX_MSG_TIMESTAMP_OFFSET);
+            }
+            if (channel.size() < CheckpointFormat.FILE_SIZE) {
+                channel.write(ByteBuffer.allocate(1), CheckpointFormat.FILE_SIZE - 1);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open checkpoint " + file, e);
+        }
+    }
+
+    @Override
+    public long physicMsgTimestamp() {
+        return physic;
+    }
+
+    @Override
+    public void physicMsgTimestamp(long timestamp) {
+        physic = timestamp;
+    }
+
+    @Override
+    public long logicsMsgTimestamp() {
+        return logics;
+    }
+
+    @Override
+    public void logicsMsgTimestamp(long timestamp) {
+        logics = timestamp;
+    }
+
+    @Override
+    public long indexMsgTimestamp() {
+        return index;
+    }
+
+    @Override
+    public void indexMsgTimestamp(long timestamp) {
+        index = timestamp;
+    }
+
+    /** Where crash recovery starts: min(physic, logics) - 3 s, never below 0. */
+    public long minTimestamp() {
+        return Math.max(0, Math.min(physic, logics) - CheckpointFormat.RECOVERY_MARGIN_MILLIS);
+    }
+
+    /** {@link #minTimestamp()} also bounded by the index timestamp (messageIndexSafe). */
+    public long minTimestampIndex() {
+        return Math.min(minTimestamp(), index);
+    }
+
+    @Override
+    public synchronized void flush() {
+        flushWith(logics);
+    }
+
+    /** Writes the checkpoint with an explicit logics timestamp: the one captured before the ConsumeQueues were flushed. */
+    public synchronized void flushWith(long logicsTimestamp) {
+        ByteBuffer b = ByteBuffer.allocate(CheckpointFormat.USED_LENGTH);
+        b.putLong(CheckpointFormat.PHYSIC_MSG_TIMESTAMP_OFFSET, physic);
+        b.putLong(CheckpointFormat.LOGICS_MSG_TIMESTAMP_OFFSET, logicsTimestamp);
+        b.putLong(CheckpointFormat.INDEX_MSG_TIMESTAMP_OFFSET, index);
+        try {
+            channel.write(b, 0);
+            channel.force(false);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the checkpoint", e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            if (channel.isOpen()) {
+                flush();
+                channel.close();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close the checkpoint", e);
+        }
+    }
+}
