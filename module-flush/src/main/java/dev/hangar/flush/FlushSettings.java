@@ -1,0 +1,36 @@
+package dev.hangar.flush;
+
+import dev.hangar.spi.config.StoreConfig;
+import dev.hangar.spi.config.StoreConfigKeys;
+import java.util.Objects;
+
+/**
+ * The configuration values the flush services read, taken once from the {@link StoreConfig} at creation
+ * (already validated there). Immutable, so thread-safe.
+ *
+ * @param flushIntervalMillis          async flush period ({@code flushIntervalCommitLog})
+ * @param flushLeastPages              dirty 4 KiB pages needed for an async flush ({@code flushCommitLogLeastPages})
+ * @param flushThoroughIntervalMillis  flush everything at least this often ({@code flushCommitLogThoroughInterval})
+ * @param flushTimed                   true: the async flusher only sleeps; false: puts wake it ({@code flushCommitLogTimed})
+ * @param commitIntervalMillis         write-buffer commit period ({@code commitIntervalCommitLog})
+ * @param commitLeastPages             dirty pages needed for a commit ({@code commitCommitLogLeastPages})
+ * @param commitThoroughIntervalMillis commit everything at least this often ({@code commitCommitLogThoroughInterval})
+ * @param syncFlushTimeoutMillis       deadline of a sync-flush request ({@code syncFlushTimeout})
+ */
+record FlushSettings(int flushIntervalMillis, int flushLeastPages, int flushThoroughIntervalMillis, boolean flushTimed,
+                     int commitIntervalMillis, int commitLeastPages, int commitThoroughIntervalMillis,
+                     int syncFlushTimeoutMillis) {
+
+    static FlushSettings from(StoreConfig config) {
+        Objects.requireNonNull(config, "FlushContext.config must not be null");
+        return new FlushSettings(
+                config.get(StoreConfigKeys.FLUSH_INTERVAL_COMMIT_LOG),
+                config.get(StoreConfigKeys.FLUSH_COMMIT_LOG_LEAST_PAGES),
+                config.get(StoreConfigKeys.FLUSH_COMMIT_LOG_THOROUGH_INTERVAL),
+                config.get(StoreConfigKeys.FLUSH_COMMIT_LOG_TIMED),
+                config.get(StoreConfigKeys.COMMIT_INTERVAL_COMMIT_LOG),
+                config.get(StoreConfigKeys.COMMIT_COMMIT_LOG_LEAST_PAGES),
+                config.get(StoreConfigKeys.COMMIT_COMMIT_LOG_THOROUGH_INTERVAL),
+                config.get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT));
+    }
+}
