@@ -2,6 +2,9 @@
  * Mapped files: the {@code mmap} and {@code transient-pool} variants, the MappedFileQueue they share,
  * pre-allocation, the write-buffer pool and the JNA calls into libc.
  *
+ * <p>Exports only {@link dev.hangar.mmap.MappedMemoryStats}; everything else is reached through the
+ * {@code dev.hangar.spi.mapped} interfaces the providers build.
+ *
  * @provides dev.hangar.spi.mapped.MappedStorageProvider
  */
 module dev.hangar.mmap {
@@ -9,4 +12,13 @@ module dev.hangar.mmap {
     requires org.slf4j;
     requires com.sun.jna;
     requires jdk.unsupported;
+
+    exports dev.hangar.mmap;
+
+    // JNA builds a proxy for the LibC interface and reads its methods reflectively.
+    opens dev.hangar.mmap.nativeio to com.sun.jna;
+
+    provides dev.hangar.spi.mapped.MappedStorageProvider with
+            dev.hangar.mmap.provider.MmapStorageProvider,
+            dev.hangar.mmap.provider.TransientPoolStorageProvider;
 }

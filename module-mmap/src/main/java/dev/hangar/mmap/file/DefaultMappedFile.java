@@ -1,0 +1,441 @@
+package dev.hangar.mmap.file;
+
+import dev.hangar.mmap.nativeio.LibC;
+import dev.hangar.mmap.nativeio.NativeMemory;
+import dev.hangar.spi.mapped.AppendCallback;
+import dev.hangar.spi.mapped.MappedFile;
+import dev.hangar.spi.mapped.SelectedRegion;
+import dev.hangar.spi.store.AppendMessageResult;
+import dev.hangar.spi.store.AppendMessageStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code mmap} variant: one file mapped {@code READ_WRITE} in full; appends are written into the mapping,
+ * so they are readable at once ({@code committed == wrote}) and a flush is an {@code msync} of the dirty range.
+ *
+ * <p>Thread-safety as {@link MappedFile} states: one appending thread at a time (it reuses one writer view of
+ * the mapping, so an append allocates nothing), one flushing thread, readers from any thread through
+ * {@link #selectMappedBuffer} (absolute slices, no shared position). Positions are atomics.
+ *
+ * <p>The file channel is closed right after mapping (the mapping does not need it), so thousands of
+ * ConsumeQueue files cost no file descriptors; subclasses that write through the channel keep it open.
+ */
+public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
+    private static final Logger LOG = LoggerFactory.getLogger(DefaultMappedFile.class);
+
+    private final Path path;
+    private final String fileName;
+    private final long fileFromOffset;
+    private final int fileSize;
+    private final NativeMemory nativeMemory;
+    private final MappedByteBuffer mapped;
+    /** The single writer's view of the mapping, reused by every append. */
+    private final ByteBuffer mappedWriterView;
+    private volatile FileChannel channel;
+    private volatile boolean unmapped;
+    private volatile boolean memoryLocked;
+    private volatile long storeTimestamp;
+
+    protected final AtomicInteger wrotePosition = new AtomicInteger();
+    private final AtomicInteger flushedPosition = new AtomicInteger();
+
+    /** Maps {@code directory/<20-digit fileFromOffset>}, creating it when missing. */
+    public DefaultMappedFile(Path directory, long fileFromOffset, int fileSize, NativeMemory nativeMemory)
+            throws IOException {
+        this(directory, fileFromOffset, fileSize, nativeMemory, false);
+    }
+
+    protected DefaultMappedFile(Path directory, long fileFromOffset, int fileSize, NativeMemory nativeMemory,
+                                boolean keepChannelOpen) throws IOException {
+        if (fileSize <= 0) {
+            throw new IllegalArgumentException("mapped file size must be positive: " + fileSize);
+        }
+        this.fileName = MappedFileNames.of(fileFromOffset);
+        this.fileFromOffset = fileFromOffset;
+        this.fileSize = fileSize;
+        this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
+        this.path = directory.resolve(fileName);
+        Files.createDirectories(directory);
+        FileChannel opened = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        try {
+            this.mapped = opened.map(FileChannel.MapMode.READ_WRITE, 0, fileSize);
+        } catch (IOException | RuntimeException e) {
+            opened.close();
+            throw new IOException("could not map " + path + " (" + fileSize + " bytes): " + e.getMessage(), e);
+        }
+        if (keepChannelOpen) {
+            this.channel = opened;
+        } else {
+            opened.close();
+        }
+        this.mappedWriterView = mapped.duplicate();
+        MappedMemoryCounters.mapped(fileSize);
+    }
+
+    @Override
+    public Path path() {
+        return path;
+    }
+
+    @Override
+    public String fileName() {
+        return fileName;
+    }
+
+    @Override
+    public long fileFromOffset() {
+        return fileFromOffset;
+    }
+
+    @Override
+    public int fileSize() {
+        return fileSize;
+    }
+
+    @Override
+    public int wrotePosition() {
+        return wrotePosition.get();
+    }
+
+    @Override
+    public void wrotePosition(int position) {
+        wrotePosition.set(checkPosition(position));
+    }
+
+    /** Always the wrote position: appends go straight into the mapping. */
+    @Override
+    public int committedPosition() {
+        return wrotePosition.get();
+    }
+
+    /** Checked, but without effect: in this variant the committed position is the wrote position. */
+    @Override
+    public void committedPosition(int position) {
+        checkPosition(position);
+    }
+
+    @Override
+    public int flushedPosition() {
+        return flushedPosition.get();
+    }
+
+    @Override
+    public void flushedPosition(int position) {
+        flushedPosition.set(checkPosition(position));
+    }
+
+    @Override
+    public int readPosition() {
+        return wrotePosition.get();
+    }
+
+    @Override
+    public boolean isFull() {
+        return wrotePosition.get() == fileSize;
+    }
+
+    @Override
+    public AppendMessageResult append(AppendCallback callback) {
+        Objects.requireNonNull(callback, "callback");
+        int current = wrotePosition.get();
+        if (current >= fileSize) {
+            LOG.error("append to {} refused: the file is full (wrote position {}, size {})", path, current, fileSize);
+            return AppendMessageResult.of(AppendMessageStatus.UNKNOWN_ERROR);
+        }
+        if (!hold()) {
+            LOG.error("append to {} refused: the file is shut down", path);
+            return AppendMessageResult.of(AppendMessageStatus.UNKNOWN_ERROR);
+        }
+        try {
+            ByteBuffer target = writerTarget();
+            target.clear().position(current);
+            int maxBlank = fileSize - current;
+            AppendMessageResult result = callback.doAppend(fileFromOffset, target, maxBlank);
+            if (result == null) {
+                throw new IllegalStateException("AppendCallback returned null for " + path);
+            }
+            int wroteBytes = result.wroteBytes();
+            if (wroteBytes < 0 || wroteBytes > maxBlank) {
+                throw new IllegalStateException("AppendCallback reported " + wroteBytes + " bytes written but only "
+                        + maxBlank + " were left in " + path + "; the wrote position was not moved");
+            }
+            wrotePosition.set(current + wroteBytes);
+            if (wroteBytes > 0) {
+                storeTimestamp = result.storeTimestamp();
+            }
+            return result;
+        } finally {
+            release();
+        }
+    }
+
+    @Override
+    public boolean appendBytes(byte[] data, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, data.length);
+        int current = wrotePosition.get();
+        if ((long) current + length > fileSize) {
+            return false;
+        }
+        if (!hold()) {
+            LOG.error("append to {} refused: the file is shut down", path);
+            return false;
+        }
+        try {
+            ByteBuffer target = writerTarget();
+            target.clear().position(current);
+            target.put(data, offset, length);
+            wrotePosition.set(current + length);
+            return true;
+        } finally {
+            release();
+        }
+    }
+
+    /** The buffer appends go into; the writer's reused view. */
+    protected ByteBuffer writerTarget() {
+        return mappedWriterView;
+    }
+
+    /** Nothing to commit: appends are in the mapping already. */
+    @Override
+    public int commit(int leastPages) throws IOException {
+        return wrotePosition.get();
+    }
+
+    @Override
+    public int flush(int leastPages) throws IOException {
+        if (leastPages < 0) {
+            throw new IllegalArgumentException("leastPages must not be negative: " + leastPages);
+        }
+        int flushed = flushedPosition.get();
+        int target = readPosition();
+        if (!DirtyPages.worthPersisting(flushed, target, isFull(), leastPages)) {
+            return flushed;
+        }
+        if (!hold()) {
+            LOG.warn("flush of {} skipped: the file is shut down (flushed position stays {})", path, flushed);
+            return flushed;
+        }
+        try {
+            forceToDisk(flushed, target);
+            flushedPosition.set(target);
+        } finally {
+            release();
+        }
+        return flushedPosition.get();
+    }
+
+    /**
+     * Makes bytes {@code [from, to)} durable; throws when the device refused. Called holding a reference.
+     * This variant msyncs the dirty range of the mapping.
+     */
+    protected void forceToDisk(int from, int to) throws IOException {
+        try {
+            mapped.force(from, to - from);
+        } catch (UncheckedIOException e) {
+            throw new IOException("force of " + path + " [" + from + ", " + to + ") failed: "
+                    + e.getCause().getMessage(), e.getCause());
+        } catch (RuntimeException e) {
+            throw new IOException("force of " + path + " [" + from + ", " + to + ") failed: " + e, e);
+        }
+    }
+
+    @Override
+    public SelectedRegion selectMappedBuffer(int pos) {
+        if (pos < 0) {
+            throw new IllegalArgumentException("negative position " + pos + " in " + path);
+        }
+        int readPosition = readPosition();
+        if (pos >= readPosition || !hold()) {
+            return null;
+        }
+        int size = readPosition - pos;
+        return new SelectedRegion(fileFromOffset + pos, mapped.slice(pos, size), size, this);
+    }
+
+    /**
+     * {@inheritDoc} The region is a writable view of the mapping: only the single writer of this file may write
+     * through it (an index, for example); readers must not.
+     */
+    @Override
+    public SelectedRegion selectMappedBuffer(int pos, int size) {
+        if (pos < 0 || size < 0) {
+            throw new IllegalArgumentException("bad region [" + pos + ", +" + size + ") in " + path);
+        }
+        if ((long) pos + size > readPosition() || !hold()) {
+            return null;
+        }
+        return new SelectedRegion(fileFromOffset + pos, mapped.slice(pos, size), size, this);
+    }
+
+    @Override
+    protected boolean cleanup(long currentRef) {
+        if (isAvailable()) {
+            LOG.error("refusing to unmap {}: it has not been shut down (references {})", path, currentRef);
+            return false;
+        }
+        if (unmapped) {
+            return true;
+        }
+        unmapped = true;
+        MappedBufferCleaner.clean(mapped);
+        MappedMemoryCounters.unmapped(fileSize);
+        closeChannel();
+        afterUnmap();
+        LOG.debug("unmapped {}", path);
+        return true;
+    }
+
+    /** Called once, under the cleanup, after the mapping is gone. */
+    protected void afterUnmap() {
+    }
+
+    @Override
+    public boolean destroy(long intervalForcibly) {
+        shutdown(intervalForcibly);
+        if (!isCleanupOver()) {
+            LOG.warn("could not destroy {} yet: still referenced ({} references); retry later", path, refCount());
+            return false;
+        }
+        closeChannel();
+        try {
+            Files.deleteIfExists(path);
+            LOG.info("deleted {} (wrote {}, flushed {})", path, wrotePosition(), flushedPosition());
+            return true;
+        } catch (IOException e) {
+            LOG.error("could not delete {}: {}", path, e.toString());
+            return false;
+        }
+    }
+
+    @Override
+    public long lastModifiedTimestamp() {
+        try {
+            return Files.getLastModifiedTime(path).toMillis();
+        } catch (IOException e) {
+            return 0L;
+        }
+    }
+
+    @Override
+    public long storeTimestamp() {
+        return storeTimestamp;
+    }
+
+    @Override
+    public void warmUp(int flushLeastPages) {
+        warmUp(flushLeastPages, () -> false);
+    }
+
+    /**
+     * Writes a zero into every page so the kernel allocates them now rather than under the put lock, forcing
+     * every {@code flushLeastPages} pages (0 = never), then mlocks the file. Stops early when {@code abandon}
+     * becomes true (someone needs the file now). Only for a new, empty file. Never throws for native failures.
+     */
+    public void warmUp(int flushLeastPages, BooleanSupplier abandon) {
+        if (!hold()) {
+            return;
+        }
+        try {
+            long begin = System.currentTimeMillis();
+            long lastForcedPage = 0;
+            boolean abandoned = false;
+            // a long index: a counted int loop over a whole file would delay safepoints for seconds
+            for (long position = 0, page = 0; position < fileSize; position += DirtyPages.OS_PAGE_SIZE, page++) {
+                mapped.put((int) position, (byte) 0);
+                if (flushLeastPages > 0 && page - lastForcedPage >= flushLeastPages) {
+                    lastForcedPage = page;
+                    forceQuietly();
+                }
+                if (abandon.getAsBoolean()) {
+                    abandoned = true;
+                    break;
+                }
+            }
+            if (abandoned) {
+                LOG.info("warm-up of {} abandoned: the file is needed now", path);
+                return;
+            }
+            if (flushLeastPages > 0) {
+                forceQuietly();
+            }
+            memoryLocked = nativeMemory.mlock(mapped, fileSize);
+            if (memoryLocked) {
+                nativeMemory.madvise(mapped, fileSize, LibC.MADV_WILLNEED);
+            }
+            LOG.info("warmed {} in {} ms (locked in memory: {})", path, System.currentTimeMillis() - begin,
+                    memoryLocked);
+        } finally {
+            release();
+        }
+    }
+
+    private void forceQuietly() {
+        try {
+            mapped.force();
+        } catch (RuntimeException e) {
+            LOG.warn("force during warm-up of {} failed: {}", path, e.toString());
+        }
+    }
+
+    @Override
+    public void unlockMemory() {
+        if (!memoryLocked || !hold()) {
+            return;
+        }
+        try {
+            nativeMemory.munlock(mapped, fileSize);
+            memoryLocked = false;
+        } finally {
+            release();
+        }
+    }
+
+    /** True while the file is mlocked after a warm-up. */
+    public boolean isMemoryLocked() {
+        return memoryLocked;
+    }
+
+    /** The open channel of variants that keep it, else null. */
+    protected FileChannel channel() {
+        return channel;
+    }
+
+    private void closeChannel() {
+        FileChannel open = channel;
+        channel = null;
+        if (open != null) {
+            try {
+                open.close();
+            } catch (IOException e) {
+                LOG.warn("closing {} failed: {}", path, e.toString());
+            }
+        }
+    }
+
+    protected final int checkPosition(int position) {
+        if (position < 0 || position > fileSize) {
+            throw new IllegalArgumentException("position " + position + " outside [0, " + fileSize + "] of " + path);
+        }
+        return position;
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + path + ", wrote " + wrotePosition() + ", committed "
+                + committedPosition() + ", flushed " + flushedPosition() + "]";
+    }
+}

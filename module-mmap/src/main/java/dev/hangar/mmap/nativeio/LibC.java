@@ -1,0 +1,23 @@
+package dev.hangar.mmap.nativeio;
+
+import com.sun.jna.Library;
+import com.sun.jna.NativeLong;
+import com.sun.jna.Pointer;
+
+/**
+ * The three libc calls mapped files use, bound through JNA. Lengths are {@code size_t}, which is
+ * {@link NativeLong} on LP64 and ILP32 Linux. Each returns 0 on success and -1 with errno set on failure.
+ * Thread-safe (plain libc calls); use it through {@link NativeMemory}, which turns failures into one warning.
+ */
+public interface LibC extends Library {
+    /** {@code madvise} advice: the pages will be needed soon, read them ahead. */
+    int MADV_WILLNEED = 3;
+    /** {@code madvise} advice: the pages are not needed any more. */
+    int MADV_DONTNEED = 4;
+
+    int mlock(Pointer address, NativeLong length);
+
+    int munlock(Pointer address, NativeLong length);
+
+    int madvise(Pointer address, NativeLong length, int advice);
+}

@@ -1,0 +1,165 @@
+package dev.hangar.mmap.nativeio;
+
+import com.sun.jna.Native;
+import com.sun.jna.NativeLong;
+import com.sun.jna.Pointer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code mlock}, {@code munlock} and {@code madvise} on direct buffers, as optimisations only: when a call
+ * fails (no {@code CAP_IPC_LOCK}, {@code RLIMIT_MEMLOCK} too small, not Linux, JNA or libc missing) it returns
+ * false, logs ONE warning per kind of call with the reason, and the caller carries on. Nothing here throws for a
+ * native failure.
+ *
+ * <p>Thread-safe.
+ */
+public final class NativeMemory {
+    private static final Logger LOG = LoggerFactory.getLogger(NativeMemory.class);
+    private static volatile NativeMemory system;
+
+    /** The calls, for one warning per kind. */
+    enum Call { MLOCK, MUNLOCK, MADVISE }
+
+    private final LibC libc;
+    private final String unavailableReason;
+    private final Set<Call> warned = EnumSet.noneOf(Call.class);
+    private final AtomicInteger failures = new AtomicInteger();
+    private final AtomicInteger warnings = new AtomicInteger();
+    private volatile String lastFailure = "";
+
+    /** Uses {@code libc} for every call; {@code libc == null} means unavailable for {@code unavailableReason}. */
+    public NativeMemory(LibC libc, String unavailableReason) {
+        this.libc = libc;
+        this.unavailableReason = unavailableReason;
+    }
+
+    /** The process-wide instance over the C library, loaded on first use. */
+    public static NativeMemory system() {
+        NativeMemory instance = system;
+        if (instance == null) {
+            synchronized (NativeMemory.class) {
+                instance = system;
+                if (instance == null) {
+                    instance = load();
+                    system = instance;
+                }
+            }
+        }
+        return instance;
+    }
+
+    /** A fresh instance over the C library (or an unavailable one when it cannot be loaded). */
+    public static NativeMemory load() {
+        try {
+            return new NativeMemory(Native.load("c", LibC.class), null);
+        } catch (LinkageError | RuntimeException e) {
+            return new NativeMemory(null, "the C library could not be loaded through JNA (" + e + ") on "
+                    + System.getProperty("os.name"));
+        }
+    }
+
+    public boolean isAvailable() {
+        return libc != null;
+    }
+
+    /** Locks the first {@code length} bytes of {@code buffer} in RAM. False (logged once) when that failed. */
+    public boolean mlock(ByteBuffer buffer, long length) {
+        return call(Call.MLOCK, buffer, length, 0);
+    }
+
+    /** Unlocks the first {@code length} bytes of {@code buffer}. False (logged once) when that failed. */
+    public boolean munlock(ByteBuffer buffer, long length) {
+        return call(Call.MUNLOCK, buffer, length, 0);
+    }
+
+    /** Gives the kernel {@code advice} ({@link LibC#MADV_WILLNEED}, ...) about the first {@code length} bytes. */
+    public boolean madvise(ByteBuffer buffer, long length, int advice) {
+        return call(Call.MADVISE, buffer, length, advice);
+    }
+
+    /** Native calls that failed so far. */
+    public int failures() {
+        return failures.get();
+    }
+
+    /** Warnings logged so far: at most one per kind of call. */
+    public int warningsLogged() {
+        return warnings.get();
+    }
+
+    /** The reason of the most recent failure, or empty. */
+    public String lastFailure() {
+        return lastFailure;
+    }
+
+    private boolean call(Call call, ByteBuffer buffer, long length, int advice) {
+        if (buffer == null || !buffer.isDirect()) {
+            throw new IllegalArgumentException(call + " needs a direct or mapped buffer");
+        }
+        if (length < 0 || length > buffer.capacity()) {
+            throw new IllegalArgumentException(call + " length " + length + " outside the buffer's "
+                    + buffer.capacity() + " bytes");
+        }
+        if (libc == null) {
+            return failed(call, length, unavailableReason);
+        }
+        try {
+            Pointer address = Native.getDirectBufferPointer(buffer);
+            NativeLong size = new NativeLong(length);
+            int rc = switch (call) {
+                case MLOCK -> libc.mlock(address, size);
+                case MUNLOCK -> libc.munlock(address, size);
+                case MADVISE -> libc.madvise(address, size, advice);
+            };
+            if (rc == 0) {
+                return true;
+            }
+            return failed(call, length, Errno.describe(Native.getLastError(), call == Call.MLOCK));
+        } catch (LinkageError | RuntimeException e) {
+            return failed(call, length, e.toString());
+        }
+    }
+
+    private boolean failed(Call call, long length, String reason) {
+        failures.incrementAndGet();
+        lastFailure = call.name().toLowerCase(java.util.Locale.ROOT) + ": " + reason;
+        boolean first;
+        synchronized (warned) {
+            first = warned.add(call);
+        }
+        if (first) {
+            warnings.incrementAndGet();
+            LOG.warn("{} of {} bytes failed: {}; {}. Carrying on without it (it is an optimisation); further {} "
+                    + "failures are not logged", call.name().toLowerCase(java.util.Locale.ROOT), length, reason,
+                    memlockLimit(), call.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return false;
+    }
+
+    /** The process's locked-memory limit as Linux reports it, for the warning. */
+    static String memlockLimit() {
+        Path limits = Path.of("/proc/self/limits");
+        try {
+            if (Files.isReadable(limits)) {
+                for (String line : Files.readAllLines(limits)) {
+                    if (line.startsWith("Max locked memory")) {
+                        String[] fields = line.substring("Max locked memory".length()).trim().split("\\s+");
+                        return fields.length >= 2 ? "RLIMIT_MEMLOCK soft " + fields[0] + ", hard " + fields[1]
+                                + (fields.length > 2 ? " " + fields[2] : "") : "RLIMIT_MEMLOCK " + fields[0];
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // only decoration for the warning
+        }
+        return "RLIMIT_MEMLOCK unknown";
+    }
+}

@@ -1,0 +1,129 @@
+package dev.hangar.mmap.provider;
+
+import dev.hangar.mmap.allocate.AllocateMappedFileService;
+import dev.hangar.mmap.file.DefaultMappedFile;
+import dev.hangar.mmap.file.MappedFileFactory;
+import dev.hangar.mmap.file.PooledMappedFile;
+import dev.hangar.mmap.nativeio.NativeMemory;
+import dev.hangar.mmap.pool.TransientStorePool;
+import dev.hangar.mmap.queue.DefaultMappedFileQueue;
+import dev.hangar.spi.config.StoreConfig;
+import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.spi.mapped.MappedFileQueue;
+import dev.hangar.spi.mapped.MappedStorage;
+import dev.hangar.spi.mapped.QueueRole;
+import java.nio.file.Path;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Both built-in variants: every queue writes into its mapping, except that with a write-buffer pool the
+ * CommitLog queues write into pooled buffers that are committed to the file channel. CommitLog queues get their
+ * files from the allocation service (created ahead, warmed when configured); other roles create files on demand.
+ *
+ * <p>Thread-safe: {@link #openQueue} from any thread; {@link #start()} and {@link #shutdown()} once each, before
+ * the first and after the last use of its queues.
+ */
+public final class DefaultMappedStorage implements MappedStorage {
+    private static final Logger LOG = LoggerFactory.getLogger(DefaultMappedStorage.class);
+
+    private final String variant;
+    private final NativeMemory nativeMemory;
+    private final TransientStorePool pool;
+    private final AllocateMappedFileService allocator;
+    private final MappedFileFactory plainFiles;
+    private final MappedFileFactory commitLogFiles;
+    private boolean started;
+    private boolean shutDown;
+
+    /**
+     * @param usePool true for {@code transient-pool}: CommitLog files write into buffers from a pool of
+     *                {@code transientStorePoolSize} buffers of {@code mappedFileSizeCommitLog} bytes
+     */
+    public DefaultMappedStorage(StoreConfig config, boolean usePool, NativeMemory nativeMemory) {
+        Objects.requireNonNull(config, "config");
+        this.variant = usePool ? TransientPoolStorageProvider.NAME : MmapStorageProvider.NAME;
+        this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
+        this.plainFiles = (dir, offset, size) -> new DefaultMappedFile(dir, offset, size, this.nativeMemory);
+        if (usePool) {
+            this.pool = new TransientStorePool(config.get(StoreConfigKeys.TRANSIENT_STORE_POOL_SIZE),
+                    config.commitLogFileSize(), nativeMemory);
+            this.commitLogFiles = (dir, offset, size) -> new PooledMappedFile(dir, offset, size, pool,
+                    this.nativeMemory);
+        } else {
+            this.pool = null;
+            this.commitLogFiles = plainFiles;
+        }
+        this.allocator = new AllocateMappedFileService(commitLogFiles, pool,
+                config.get(StoreConfigKeys.FAST_FAIL_IF_NO_BUFFER_IN_STORE_POOL),
+                config.get(StoreConfigKeys.WARM_MAPPED_FILE_ENABLE),
+                config.get(StoreConfigKeys.FLUSH_LEAST_PAGES_WHEN_WARM_MAPPED_FILE),
+                AllocateMappedFileService.DEFAULT_WAIT_MILLIS);
+    }
+
+    @Override
+    public MappedFileQueue openQueue(Path directory, int fileSize, QueueRole role) {
+        Objects.requireNonNull(directory, "directory");
+        Objects.requireNonNull(role, "role");
+        if (role == QueueRole.COMMIT_LOG) {
+            if (pool != null && fileSize != pool.fileSize()) {
+                throw new IllegalArgumentException("transient-pool buffers are mappedFileSizeCommitLog = "
+                        + pool.fileSize() + " bytes, but a CommitLog queue of " + fileSize + "-byte files was opened");
+            }
+            return new DefaultMappedFileQueue(directory, fileSize, commitLogFiles, plainFiles, allocator);
+        }
+        return new DefaultMappedFileQueue(directory, fileSize, plainFiles, plainFiles, null);
+    }
+
+    @Override
+    public boolean usesWriteBuffer() {
+        return pool != null;
+    }
+
+    @Override
+    public int availableWriteBuffers() {
+        return pool == null ? -1 : pool.availableBufferNums();
+    }
+
+    @Override
+    public synchronized void start() {
+        if (shutDown) {
+            throw new IllegalStateException("this mapped storage was shut down; create a new one");
+        }
+        if (started) {
+            return;
+        }
+        if (pool != null) {
+            pool.init();
+        }
+        allocator.start();
+        started = true;
+        LOG.info("mapped storage '{}' started", variant);
+    }
+
+    @Override
+    public synchronized void shutdown() {
+        if (shutDown) {
+            return;
+        }
+        shutDown = true;
+        allocator.shutdown();
+        if (pool != null) {
+            pool.destroy();
+        }
+        if (started) {
+            LOG.info("mapped storage '{}' shut down", variant);
+        }
+    }
+
+    /** The write-buffer pool, or null for {@code mmap}. */
+    TransientStorePool pool() {
+        return pool;
+    }
+
+    /** The allocation service of the CommitLog queues. */
+    AllocateMappedFileService allocator() {
+        return allocator;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.hangar.mmap.nativeio;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
+
+class NativeMemoryTest {
+
+    @Test
+    void aFailingMlockReturnsFalseAndWarnsOnlyOnce() {
+        RecordingLibC libc = RecordingLibC.failing();
+        NativeMemory memory = new NativeMemory(libc, null);
+        ByteBuffer buffer = ByteBuffer.allocateDirect(4096);
+
+        assertFalse(memory.mlock(buffer, 4096));
+        assertFalse(memory.mlock(buffer, 4096));
+        assertFalse(memory.mlock(buffer, 4096));
+        assertEquals(3, libc.mlocks.get());
+        assertEquals(3, memory.failures());
+        assertEquals(1, memory.warningsLogged());
+
+        assertFalse(memory.munlock(buffer, 4096));
+        assertEquals(2, memory.warningsLogged(), "one warning per kind of call");
+        buffer.putInt(0, 42);
+        assertEquals(42, buffer.getInt(0), "the buffer stays usable");
+    }
+
+    @Test
+    void aRealLibcFailureIsReportedWithItsErrno() {
+        NativeMemory memory = NativeMemory.load();
+        ByteBuffer buffer = ByteBuffer.allocateDirect(8192);
+        int noSuchAdvice = 9_999;
+
+        assertFalse(memory.madvise(buffer, 4096, noSuchAdvice));
+        assertFalse(memory.madvise(buffer, 4096, noSuchAdvice));
+        assertEquals(2, memory.failures());
+        assertEquals(1, memory.warningsLogged());
+        if (memory.isAvailable()) {
+            assertTrue(memory.lastFailure().contains("EINVAL"), memory.lastFailure());
+        }
+    }
+
+    @Test
+    void withoutTheCLibraryEveryCallFailsQuietlyWithTheReason() {
+        NativeMemory memory = new NativeMemory(null, "JNA missing in this test");
+        ByteBuffer buffer = ByteBuffer.allocateDirect(4096);
+        assertFalse(memory.isAvailable());
+        assertFalse(memory.mlock(buffer, 4096));
+        assertFalse(memory.munlock(buffer, 4096));
+        assertFalse(memory.madvise(buffer, 4096, LibC.MADV_WILLNEED));
+        assertTrue(memory.lastFailure().contains("JNA missing"));
+        assertEquals(3, memory.warningsLogged());
+    }
+
+    @Test
+    void aSmallLockAndUnlockThroughTheRealLibcNeverThrow() {
+        NativeMemory memory = NativeMemory.load();
+        ByteBuffer buffer = ByteBuffer.allocateDirect(4096);
+        boolean locked = memory.mlock(buffer, 4096);
+        if (locked) {
+            assertTrue(memory.munlock(buffer, 4096));
+        }
+        assertEquals(locked ? 0 : 1, memory.failures());
+    }
+
+    @Test
+    void heapBuffersAndBadLengthsAreRefused() {
+        NativeMemory memory = new NativeMemory(RecordingLibC.succeeding(), null);
+        assertThrows(IllegalArgumentException.class, () -> memory.mlock(ByteBuffer.allocate(4096), 4096));
+        assertThrows(IllegalArgumentException.class, () -> memory.mlock(ByteBuffer.allocateDirect(4096), 4097));
+        assertThrows(IllegalArgumentException.class, () -> memory.mlock(ByteBuffer.allocateDirect(4096), -1));
+    }
+}

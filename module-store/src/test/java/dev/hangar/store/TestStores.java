@@ -1,0 +1,64 @@
+package dev.hangar.store;
+
+import dev.hangar.spi.config.StoreConfig;
+import dev.hangar.spi.message.Message;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/** Builds stores and messages for tests: small files, short intervals, a temp directory. */
+public final class TestStores {
+    private TestStores() {
+    }
+
+    /** Config for a store in {@code dir} with small files; {@code extra} overrides ("key", "value", ...). */
+    public static StoreConfig config(Path dir, String... extra) {
+        StoreConfig.Builder b = StoreConfig.builder()
+                .set("storePathRootDir", dir.toString(), "test")
+                .set("mappedFileSizeCommitLog", Integer.toString(64 * 1024), "test")
+                .set("mappedFileSizeConsumeQueue", Integer.toString(20 * 1000), "test")
+                .set("maxHashSlotNum", "1000", "test")
+                .set("maxIndexNum", "4000", "test")
+                .set("flushIntervalCommitLog", "10", "test")
+                .set("flushIntervalConsumeQueue", "10", "test")
+                .set("commitIntervalCommitLog", "10", "test")
+                .set("transientStorePoolSize", "2", "test");
+        for (int i = 0; i + 1 < extra.length; i += 2) {
+            b.set(extra[i], extra[i + 1], "test");
+        }
+        return b.build();
+    }
+
+    public static DefaultMessageStore started(Path dir, String... extra) {
+        DefaultMessageStore store = new DefaultMessageStore(config(dir, extra));
+        store.start();
+        return store;
+    }
+
+    public static Message message(String topic, int queueId, String body) {
+        return new Message(topic, body.getBytes(StandardCharsets.UTF_8)).queueId(queueId);
+    }
+
+    public static Message message(String topic, int queueId, String body, Map<String, String> props) {
+        Message m = message(topic, queueId, body);
+        props.forEach(m::property);
+        return m;
+    }
+
+    /** Waits up to 20 s for {@code condition}; fails the test with {@code what} otherwise. */
+    public static void await(String what, BooleanSupplier condition) {
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (!condition.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("timed out waiting for: " + what);
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for: " + what);
+            }
+        }
+    }
+}
