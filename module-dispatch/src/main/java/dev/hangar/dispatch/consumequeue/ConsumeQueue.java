@@ -1,0 +1,391 @@
+package dev.hangar.dispatch.consumequeue;
+
+import static dev.hangar.dispatch.consumequeue.ConsumeQueueFormat.UNIT_SIZE;
+
+import dev.hangar.spi.dispatch.CqUnit;
+import dev.hangar.spi.mapped.MappedFile;
+import dev.hangar.spi.mapped.MappedFileQueue;
+import dev.hangar.spi.mapped.SelectedRegion;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One ConsumeQueue ({@code consumequeue/<topic>/<queueId>/}): 20-byte units, see {@link ConsumeQueueFormat}.
+ *
+ * <p>Thread-safety: {@link #put} is called from the one dispatch thread; {@link #recover}, {@link #truncate}
+ * only while nothing dispatches (recovery). {@link #flush}, {@link #deleteExpired} and every read may run
+ * concurrently with {@link #put}: the file queue allows one writer, one flusher and any readers, and a reader sees
+ * only up to a file's read position, which the file advances after a unit's bytes are in place.
+ */
+final class ConsumeQueue {
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumeQueue.class);
+
+    /** Recovery scans at most this many files from the end, as RocketMQ does. */
+    private static final int RECOVERY_FILES = 3;
+    /** Blank units written per append while pre-filling (about one page). */
+    private static final int BLANK_UNITS_PER_APPEND = 205;
+
+    private final String topic;
+    private final int queueId;
+    private final MappedFileQueue files;
+    private final int fileSize;
+    /** Encoding buffer of the dispatch thread. */
+    private final byte[] unit = new byte[UNIT_SIZE];
+
+    /** Commit-log offset one past the last record this queue points at; -1 when it points at none. */
+    private volatile long maxPhysicOffset = -1;
+    /** Logical byte offset of the first unit still pointing into the commit log. */
+    private volatile long minLogicOffset;
+
+    ConsumeQueue(String topic, int queueId, MappedFileQueue files) {
+        this.topic = topic;
+        this.queueId = queueId;
+        this.files = files;
+        this.fileSize = files.mappedFileSize();
+        if (fileSize <= 0 || fileSize % UNIT_SIZE != 0) {
+            throw new IllegalArgumentException("ConsumeQueue file size " + fileSize + " is not a positive multiple of "
+                    + UNIT_SIZE + " bytes");
+        }
+    }
+
+    String topic() {
+        return topic;
+    }
+
+    int queueId() {
+        return queueId;
+    }
+
+    /** Maps the existing files; false when one has the wrong length. */
+    boolean load() {
+        return files.load();
+    }
+
+    /**
+     * Finds the end of the written units (scanning from the third-last file, stopping at the first end unit),
+     * sets the flushed and committed positions there and trims everything after it.
+     */
+    void recover() {
+        List<MappedFile> all = files.mappedFiles();
+        if (all.isEmpty()) {
+            return;
+        }
+        int index = Math.max(0, all.size() - RECOVERY_FILES);
+        long processOffset = all.get(index).fileFromOffset();
+        long lastEnd = -1;
+        for (; index < all.size(); index++) {
+            MappedFile file = all.get(index);
+            UnitScan scan = scanValidUnits(file, 0);
+            if (scan.lastPhysicEnd >= 0) {
+                lastEnd = scan.lastPhysicEnd;
+            }
+            processOffset = file.fileFromOffset() + scan.validBytes;
+            if (scan.validBytes < fileSize) {
+                break;
+            }
+        }
+        files.setFlushedWhere(processOffset);
+        files.setCommittedWhere(processOffset);
+        files.truncateDirtyFiles(processOffset);
+        maxPhysicOffset = lastEnd;
+        LOG.debug("recovered ConsumeQueue {}-{}: logical end {}, max physic offset {}", topic, queueId,
+                processOffset, lastEnd);
+    }
+
+    /** How far the valid units of a file reach, and where the last real one points. */
+    private record UnitScan(int validBytes, long lastPhysicEnd) {
+    }
+
+    private UnitScan scanValidUnits(MappedFile file, int from) {
+        int position = from;
+        long lastEnd = -1;
+        SelectedRegion region = file.selectMappedBuffer(from);
+        if (region == null) {
+            return new UnitScan(from, -1);
+        }
+        try (region) {
+            ByteBuffer buffer = region.buffer();
+            for (int p = 0; p + UNIT_SIZE <= region.size(); p += UNIT_SIZE) {
+                long offset = ConsumeQueueFormat.commitLogOffset(buffer, p);
+                int size = ConsumeQueueFormat.size(buffer, p);
+                if (ConsumeQueueFormat.isEnd(offset, size)) {
+                    break;
+                }
+                if (!ConsumeQueueFormat.isBlank(offset, size)) {
+                    lastEnd = offset + size;
+                }
+                position = from + p + UNIT_SIZE;
+            }
+        }
+        return new UnitScan(position, lastEnd);
+    }
+
+    /**
+     * Sets the min offset to the first real unit pointing at or past {@code minCommitLogOffset} (RocketMQ's
+     * {@code correctMinOffset}); to the max offset when no unit does.
+     */
+    void correctMinOffset(long minCommitLogOffset) {
+        for (MappedFile file : files.mappedFiles()) {
+            SelectedRegion region = file.selectMappedBuffer(0);
+            if (region == null) {
+                continue;
+            }
+            try (region) {
+                int units = region.size() / UNIT_SIZE;
+                int first = firstUnitAtOrPast(region.buffer(), units, minCommitLogOffset);
+                if (first < units) {
+                    minLogicOffset = file.fileFromOffset() + (long) first * UNIT_SIZE;
+                    return;
+                }
+            }
+        }
+        minLogicOffset = files.isEmpty() ? 0 : files.getMaxOffset();
+    }
+
+    /**
+     * Index of the first real unit among {@code units} whose commit-log offset is at least {@code phyOffset};
+     * {@code units} when none. Blank units sort first and real units ascend, so a binary search works.
+     */
+    private static int firstUnitAtOrPast(ByteBuffer buffer, int units, long phyOffset) {
+        int low = 0;
+        int high = units;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            long offset = ConsumeQueueFormat.commitLogOffset(buffer, mid * UNIT_SIZE);
+            int size = ConsumeQueueFormat.size(buffer, mid * UNIT_SIZE);
+            if (ConsumeQueueFormat.isBlank(offset, size) || offset < phyOffset) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
+    }
+
+    /**
+     * Writes the unit of queue offset {@code queueOffset}. True when written or already there (a duplicate from
+     * re-dispatch); false when no file could be had or the append failed.
+     */
+    boolean put(long commitLogOffset, int size, long tagsCode, long queueOffset) {
+        if (commitLogOffset + size <= maxPhysicOffset) {
+            LOG.debug("ConsumeQueue {}-{}: commit-log offset {} already dispatched", topic, queueId, commitLogOffset);
+            return true;
+        }
+        long expected = ConsumeQueueFormat.logicalOffset(queueOffset);
+        MappedFile file = files.getLastMappedFile(expected, true);
+        if (file == null) {
+            LOG.warn("ConsumeQueue {}-{}: no file for logical offset {}", topic, queueId, expected);
+            return false;
+        }
+        if (queueOffset != 0 && file.wrotePosition() == 0 && file == files.getFirstMappedFile()) {
+            startQueueAt(file, expected);
+        }
+        long current = file.fileFromOffset() + file.wrotePosition();
+        if (expected < current) {
+            LOG.debug("ConsumeQueue {}-{}: queue offset {} already built", topic, queueId, queueOffset);
+            return true;
+        }
+        if (expected != current) {
+            // RocketMQ logs this and appends at the current position, keeping the file contiguous.
+            LOG.warn("ConsumeQueue {}-{}: logic queue order may be wrong: expected logical offset {}, current {}",
+                    topic, queueId, expected, current);
+        }
+        ConsumeQueueFormat.encode(unit, commitLogOffset, size, tagsCode);
+        if (!file.appendBytes(unit, 0, UNIT_SIZE)) {
+            return false;
+        }
+        maxPhysicOffset = commitLogOffset + size;
+        return true;
+    }
+
+    /** The first unit of a queue that does not start at 0: blank units up to it (RocketMQ's fillPreBlank). */
+    private void startQueueAt(MappedFile file, long expected) {
+        long from = file.fileFromOffset();
+        if (expected < from || expected >= from + fileSize) {
+            return;
+        }
+        minLogicOffset = expected;
+        files.setFlushedWhere(from);
+        files.setCommittedWhere(from);
+        int until = (int) (expected - from);
+        byte[] blanks = new byte[Math.min(until, BLANK_UNITS_PER_APPEND * UNIT_SIZE)];
+        byte[] blank = ConsumeQueueFormat.blankUnit();
+        for (int p = 0; p < blanks.length; p += UNIT_SIZE) {
+            System.arraycopy(blank, 0, blanks, p, UNIT_SIZE);
+        }
+        for (int written = 0; written < until; ) {
+            int chunk = Math.min(blanks.length, until - written);
+            if (!file.appendBytes(blanks, 0, chunk)) {
+                throw new IllegalStateException("could not pre-fill ConsumeQueue " + topic + "-" + queueId);
+            }
+            written += chunk;
+        }
+        LOG.info("ConsumeQueue {}-{} starts at queue offset {}: pre-filled {} blank units", topic, queueId,
+                ConsumeQueueFormat.queueOffset(expected), until / UNIT_SIZE);
+    }
+
+    /** Smallest readable queue offset. */
+    long minOffset() {
+        return ConsumeQueueFormat.queueOffset(minLogicOffset);
+    }
+
+    /** One past the last unit. */
+    long maxOffset() {
+        return files.isEmpty() ? 0 : ConsumeQueueFormat.queueOffset(files.getMaxOffset());
+    }
+
+    long maxPhysicOffset() {
+        return maxPhysicOffset;
+    }
+
+    /** Up to {@code max} units from {@code queueOffset}, within the file that holds it. */
+    List<CqUnit> read(long queueOffset, int max) {
+        if (queueOffset < 0 || max <= 0) {
+            return List.of();
+        }
+        long logical = ConsumeQueueFormat.logicalOffset(queueOffset);
+        if (logical < minLogicOffset) {
+            return List.of();
+        }
+        MappedFile file = files.findMappedFileByOffset(logical, false);
+        if (file == null) {
+            return List.of();
+        }
+        SelectedRegion region = file.selectMappedBuffer((int) (logical - file.fileFromOffset()));
+        if (region == null) {
+            return List.of();
+        }
+        try (region) {
+            int units = Math.min(max, region.size() / UNIT_SIZE);
+            List<CqUnit> result = new ArrayList<>(units);
+            ByteBuffer buffer = region.buffer();
+            for (int i = 0; i < units; i++) {
+                int p = i * UNIT_SIZE;
+                result.add(new CqUnit(queueOffset + i, ConsumeQueueFormat.commitLogOffset(buffer, p),
+                        ConsumeQueueFormat.size(buffer, p), ConsumeQueueFormat.tagsCode(buffer, p)));
+            }
+            return result;
+        }
+    }
+
+    /** The unit at {@code queueOffset}, or null when it is not readable. */
+    CqUnit unitAt(long queueOffset) {
+        List<CqUnit> one = read(queueOffset, 1);
+        return one.isEmpty() ? null : one.get(0);
+    }
+
+    /**
+     * Drops every unit pointing at or past {@code phyOffset} (RocketMQ's truncateDirtyLogicFiles). The dropped
+     * bytes are zeroed, so a later recovery cannot take them for units.
+     */
+    void truncate(long phyOffset) {
+        List<MappedFile> all = files.mappedFiles();
+        long cut = -1;
+        long lastKeptEnd = -1;
+        for (int i = all.size() - 1; i >= 0; i--) {
+            MappedFile file = all.get(i);
+            SelectedRegion region = file.selectMappedBuffer(0);
+            if (region == null) {
+                cut = file.fileFromOffset();
+                continue;
+            }
+            int units;
+            int keep;
+            try (region) {
+                units = region.size() / UNIT_SIZE;
+                keep = firstUnitAtOrPast(region.buffer(), units, phyOffset);
+                if (keep > 0) {
+                    int last = (keep - 1) * UNIT_SIZE;
+                    long offset = ConsumeQueueFormat.commitLogOffset(region.buffer(), last);
+                    int size = ConsumeQueueFormat.size(region.buffer(), last);
+                    if (!ConsumeQueueFormat.isBlank(offset, size)) {
+                        lastKeptEnd = offset + size;
+                    }
+                }
+            }
+            if (keep < units) {
+                cut = file.fileFromOffset() + (long) keep * UNIT_SIZE;
+            }
+            if (keep > 0) {
+                break;
+            }
+        }
+        maxPhysicOffset = lastKeptEnd;
+        if (cut < 0 || cut >= files.getMaxWrotePosition()) {
+            return;
+        }
+        cutAt(cut);
+        if (minLogicOffset > cut) {
+            minLogicOffset = cut;
+        }
+        LOG.info("ConsumeQueue {}-{} truncated at commit-log offset {}: now ends at queue offset {}", topic, queueId,
+                phyOffset, ConsumeQueueFormat.queueOffset(cut));
+    }
+
+    private void cutAt(long cut) {
+        MappedFile holder = files.findMappedFileByOffset(cut, false);
+        int holderEnd = holder == null ? 0 : holder.wrotePosition();
+        files.truncateDirtyFiles(cut);
+        if (files.getFlushedWhere() > cut) {
+            files.setFlushedWhere(cut);
+        }
+        if (files.getCommittedWhere() > cut) {
+            files.setCommittedWhere(cut);
+        }
+        if (holder != null) {
+            zeroTail(holder, (int) (cut - holder.fileFromOffset()), holderEnd);
+        }
+    }
+
+    /** Overwrites [from, to) of {@code file} with zeros, forces them, and leaves the file's positions at from. */
+    private void zeroTail(MappedFile file, int from, int to) {
+        if (to <= from) {
+            return;
+        }
+        file.wrotePosition(from);
+        byte[] zeros = new byte[Math.min(to - from, 64 * 1024)];
+        for (int p = from; p < to; ) {
+            int chunk = Math.min(zeros.length, to - p);
+            if (!file.appendBytes(zeros, 0, chunk)) {
+                break;
+            }
+            p += chunk;
+        }
+        try {
+            file.flush(0);
+        } catch (IOException e) {
+            LOG.warn("ConsumeQueue {}-{}: could not force the zeroed tail of {}: {}", topic, queueId, file.path(),
+                    e.toString());
+        }
+        file.wrotePosition(from);
+        file.committedPosition(from);
+        file.flushedPosition(from);
+    }
+
+    /** Deletes head files whose last unit points below {@code minCommitLogOffset}; corrects the min offset. */
+    int deleteExpired(long minCommitLogOffset) {
+        int deleted = files.deleteExpiredFileByOffset(minCommitLogOffset, UNIT_SIZE);
+        correctMinOffset(minCommitLogOffset);
+        return deleted;
+    }
+
+    /** Forces dirty units; with {@code leastPages == 0} every file up to the written end. */
+    void flush(int leastPages) throws IOException {
+        if (leastPages > 0) {
+            files.flush(leastPages);
+            return;
+        }
+        int rounds = files.mappedFiles().size() + 1;
+        for (int i = 0; i < rounds && !files.flush(0); i++) {
+            // each round completes one file; stop once nothing was left to force
+        }
+    }
+
+    void shutdown(long intervalForcibly) {
+        files.shutdown(intervalForcibly);
+    }
+}

@@ -1,0 +1,303 @@
+package dev.hangar.dispatch.consumequeue;
+
+import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.spi.dispatch.CommitLogDispatcher;
+import dev.hangar.spi.dispatch.CommitLogLookup;
+import dev.hangar.spi.dispatch.ConsumeQueueView;
+import dev.hangar.spi.dispatch.CqUnit;
+import dev.hangar.spi.dispatch.DispatchRequest;
+import dev.hangar.spi.dispatch.DispatcherContext;
+import dev.hangar.spi.flush.Checkpoint;
+import dev.hangar.spi.mapped.MappedStorage;
+import dev.hangar.spi.mapped.QueueRole;
+import dev.hangar.spi.message.MessageSysFlag;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code consume-queue} dispatcher: one {@link ConsumeQueue} per topic and queue id under
+ * {@code <storeRoot>/consumequeue/<topic>/<queueId>/}, and their read side.
+ *
+ * <p>Thread-safety: {@link #dispatch} from the one reput thread; {@link #load} and {@link #truncate} while nothing
+ * dispatches; {@link #flush} from the flush thread and {@link #deleteExpired} from the clean thread, concurrently
+ * with dispatch; every {@link ConsumeQueueView} method from any thread.
+ */
+public final class ConsumeQueueDispatcher implements CommitLogDispatcher, ConsumeQueueView {
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumeQueueDispatcher.class);
+
+    /** Attempts at one unit before giving up (RocketMQ tries 30 times a second apart; the reput thread waits). */
+    static final int WRITE_ATTEMPTS = 5;
+    private static final long RETRY_PAUSE_MS = 200;
+
+    private final Path root;
+    private final int fileSize;
+    private final MappedStorage storage;
+    private final Checkpoint checkpoint;
+    private final CommitLogLookup commitLog;
+    private final long destroyIntervalForcibly;
+    private final ConcurrentMap<String, ConcurrentMap<Integer, ConsumeQueue>> queues = new ConcurrentHashMap<>();
+
+    public ConsumeQueueDispatcher(DispatcherContext context) {
+        this.root = context.storeRoot().resolve("consumequeue");
+        this.fileSize = context.config().consumeQueueFileSize();
+        this.storage = context.mappedStorage();
+        this.checkpoint = context.checkpoint();
+        this.commitLog = context.commitLog();
+        this.destroyIntervalForcibly = context.config().get(StoreConfigKeys.DESTROY_MAPPED_FILE_INTERVAL_FORCIBLY);
+    }
+
+    /** Opens every {@code <topic>/<queueId>} directory, recovers each queue and corrects its min offset. */
+    @Override
+    public void load() {
+        if (!Files.isDirectory(root)) {
+            return;
+        }
+        try {
+            loadQueues();
+        } catch (RuntimeException e) {
+            // leave nothing mapped behind a failed start
+            forEach(queue -> queue.shutdown(0));
+            queues.clear();
+            throw e;
+        }
+    }
+
+    private void loadQueues() {
+        int loaded = 0;
+        for (Path topicDir : listDirectories(root)) {
+            String topic = topicDir.getFileName().toString();
+            for (Path queueDir : listDirectories(topicDir)) {
+                Integer queueId = parseQueueId(queueDir);
+                if (queueId == null) {
+                    continue;
+                }
+                ConsumeQueue queue = newQueue(topic, queueId);
+                if (!queue.load()) {
+                    throw new IllegalStateException("cannot load ConsumeQueue " + queueDir + ": a file's length is not "
+                            + "mappedFileSizeConsumeQueue (" + fileSize + " bytes); fix the setting or the files");
+                }
+                queue.recover();
+                queue.correctMinOffset(commitLog.minOffset());
+                queues.computeIfAbsent(topic, t -> new ConcurrentHashMap<>()).put(queueId, queue);
+                loaded++;
+            }
+        }
+        LOG.info("loaded {} ConsumeQueues from {}", loaded, root);
+    }
+
+    private static List<Path> listDirectories(Path dir) {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.filter(Files::isDirectory).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
+    }
+
+    private static Integer parseQueueId(Path queueDir) {
+        String name = queueDir.getFileName().toString();
+        try {
+            int id = Integer.parseInt(name);
+            if (id >= 0) {
+                return id;
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        LOG.warn("ignoring {}: not a queue id directory", queueDir);
+        return null;
+    }
+
+    private ConsumeQueue newQueue(String topic, int queueId) {
+        Path dir = root.resolve(topic).resolve(Integer.toString(queueId));
+        return new ConsumeQueue(topic, queueId, storage.openQueue(dir, fileSize, QueueRole.CONSUME_QUEUE));
+    }
+
+    /**
+     * Writes the record's unit; PREPARED and ROLLBACK records take no queue offset and are skipped. Retries a
+     * failing write, then throws (the engine marks a logic-queue write error).
+     */
+    @Override
+    public void dispatch(DispatchRequest request) {
+        if (!MessageSysFlag.takesQueueOffset(request.sysFlag())) {
+            return;
+        }
+        ConsumeQueue queue = findOrCreate(request.topic(), request.queueId());
+        RuntimeException lastFailure = null;
+        for (int attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+            try {
+                if (queue.put(request.commitLogOffset(), request.msgSize(), request.tagsCode(),
+                        request.consumeQueueOffset())) {
+                    checkpoint.logicsMsgTimestamp(request.storeTimestamp());
+                    return;
+                }
+            } catch (RuntimeException e) {
+                lastFailure = e;
+            }
+            LOG.warn("ConsumeQueue {}-{}: write of queue offset {} failed (attempt {} of {}){}", request.topic(),
+                    request.queueId(), request.consumeQueueOffset(), attempt, WRITE_ATTEMPTS,
+                    lastFailure == null ? "" : ": " + lastFailure);
+            if (attempt < WRITE_ATTEMPTS) {
+                pauseBeforeRetry();
+            }
+        }
+        throw new IllegalStateException("could not write ConsumeQueue " + request.topic() + "-" + request.queueId()
+                + " queue offset " + request.consumeQueueOffset() + " after " + WRITE_ATTEMPTS + " attempts",
+                lastFailure);
+    }
+
+    private static void pauseBeforeRetry() {
+        try {
+            Thread.sleep(RETRY_PAUSE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while retrying a ConsumeQueue write", e);
+        }
+    }
+
+    private ConsumeQueue findOrCreate(String topic, int queueId) {
+        ConcurrentMap<Integer, ConsumeQueue> byId = queues.get(topic);
+        ConsumeQueue queue = byId == null ? null : byId.get(queueId);
+        if (queue != null) {
+            return queue;
+        }
+        checkTopicIsDirectoryName(topic);
+        if (queueId < 0) {
+            throw new IllegalArgumentException("negative queue id " + queueId + " for topic " + topic);
+        }
+        return queues.computeIfAbsent(topic, t -> new ConcurrentHashMap<>())
+                .computeIfAbsent(queueId, id -> newQueue(topic, id));
+    }
+
+    /** A topic names a directory: refuse anything that would leave {@code consumequeue/}. */
+    private static void checkTopicIsDirectoryName(String topic) {
+        if (topic == null || topic.isEmpty() || topic.equals(".") || topic.equals("..") || topic.indexOf('/') >= 0
+                || topic.indexOf('\\') >= 0 || topic.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("topic '" + topic + "' cannot name a ConsumeQueue directory");
+        }
+    }
+
+    private ConsumeQueue find(String topic, int queueId) {
+        ConcurrentMap<Integer, ConsumeQueue> byId = queues.get(topic);
+        return byId == null ? null : byId.get(queueId);
+    }
+
+    /** The largest commit-log offset one past a unit's record, over every queue (0 when none). */
+    @Override
+    public long durableOffset() {
+        long max = 0;
+        for (ConcurrentMap<Integer, ConsumeQueue> byId : queues.values()) {
+            for (ConsumeQueue queue : byId.values()) {
+                max = Math.max(max, queue.maxPhysicOffset());
+            }
+        }
+        return max;
+    }
+
+    @Override
+    public void truncate(long commitLogOffset) {
+        forEach(queue -> queue.truncate(commitLogOffset));
+    }
+
+    /** Flushes every queue; a failing queue does not stop the others, the first failure is thrown at the end. */
+    @Override
+    public void flush(int leastPages) {
+        IOException first = null;
+        for (ConcurrentMap<Integer, ConsumeQueue> byId : queues.values()) {
+            for (ConsumeQueue queue : byId.values()) {
+                try {
+                    queue.flush(leastPages);
+                } catch (IOException e) {
+                    LOG.error("flush of ConsumeQueue {}-{} failed: {}", queue.topic(), queue.queueId(), e.toString());
+                    if (first == null) {
+                        first = e;
+                    }
+                }
+            }
+        }
+        if (first != null) {
+            throw new UncheckedIOException("ConsumeQueue flush failed", first);
+        }
+    }
+
+    @Override
+    public void deleteExpired(long minCommitLogOffset) {
+        int[] deleted = {0};
+        forEach(queue -> deleted[0] += queue.deleteExpired(minCommitLogOffset));
+        if (deleted[0] > 0) {
+            LOG.info("deleted {} ConsumeQueue files below commit-log offset {}", deleted[0], minCommitLogOffset);
+        }
+    }
+
+    /** Flushes everything, then releases every queue's files. */
+    @Override
+    public void close() {
+        try {
+            flush(0);
+        } catch (RuntimeException e) {
+            LOG.error("final ConsumeQueue flush failed", e);
+        }
+        forEach(queue -> queue.shutdown(destroyIntervalForcibly));
+        queues.clear();
+    }
+
+    private void forEach(java.util.function.Consumer<ConsumeQueue> action) {
+        for (ConcurrentMap<Integer, ConsumeQueue> byId : queues.values()) {
+            byId.values().forEach(action);
+        }
+    }
+
+    // --- ConsumeQueueView
+
+    @Override
+    public boolean exists(String topic, int queueId) {
+        return find(topic, queueId) != null;
+    }
+
+    @Override
+    public long minOffset(String topic, int queueId) {
+        ConsumeQueue queue = find(topic, queueId);
+        return queue == null ? 0 : queue.minOffset();
+    }
+
+    @Override
+    public long maxOffset(String topic, int queueId) {
+        ConsumeQueue queue = find(topic, queueId);
+        return queue == null ? 0 : queue.maxOffset();
+    }
+
+    @Override
+    public List<CqUnit> read(String topic, int queueId, long offset, int max) {
+        ConsumeQueue queue = find(topic, queueId);
+        return queue == null ? List.of() : queue.read(offset, max);
+    }
+
+    @Override
+    public long rollNextFile(String topic, int queueId, long offset) {
+        long unitsPerFile = fileSize / ConsumeQueueFormat.UNIT_SIZE;
+        return offset + unitsPerFile - Math.floorMod(offset, unitsPerFile);
+    }
+
+    @Override
+    public long offsetByTime(String topic, int queueId, long timestamp) {
+        ConsumeQueue queue = find(topic, queueId);
+        return queue == null ? 0 : ConsumeQueueTimeSearch.offsetByTime(queue, commitLog, timestamp);
+    }
+
+    /** Visits the queues sorted by topic and queue id. */
+    @Override
+    public void forEachQueue(QueueVisitor visitor) {
+        Map<String, ConcurrentMap<Integer, ConsumeQueue>> sorted = new TreeMap<>(queues);
+        sorted.forEach((topic, byId) -> new TreeMap<>(byId).forEach(
+                (queueId, queue) -> visitor.visit(topic, queueId, queue.minOffset(), queue.maxOffset())));
+    }
+}

@@ -1,0 +1,34 @@
+package dev.hangar.dispatch.consumequeue;
+
+import dev.hangar.spi.dispatch.CommitLogDispatcher;
+import dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
+import dev.hangar.spi.dispatch.DispatcherContext;
+
+/**
+ * Provides the {@code consume-queue} dispatcher ({@link ConsumeQueueDispatcher}). Stateless and thread-safe; each
+ * {@link #create} builds a new dispatcher.
+ */
+public final class ConsumeQueueDispatcherProvider implements CommitLogDispatcherProvider {
+
+    /** The name configuration selects this provider by. */
+    public static final String NAME = "consume-queue";
+
+    public ConsumeQueueDispatcherProvider() {
+        // found by ServiceLoader
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "ConsumeQueues under consumequeue/<topic>/<queueId>/ (RocketMQ 4.x 20-byte units), with their read side";
+    }
+
+    @Override
+    public CommitLogDispatcher create(DispatcherContext context) {
+        return new ConsumeQueueDispatcher(context);
+    }
+}

@@ -1,0 +1,34 @@
+package dev.hangar.dispatch.index;
+
+import dev.hangar.spi.dispatch.CommitLogDispatcher;
+import dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
+import dev.hangar.spi.dispatch.DispatcherContext;
+
+/**
+ * Provides the {@code index} dispatcher ({@link IndexDispatcher}). Stateless and thread-safe; each
+ * {@link #create} builds a new dispatcher.
+ */
+public final class IndexDispatcherProvider implements CommitLogDispatcherProvider {
+
+    /** The name configuration selects this provider by. */
+    public static final String NAME = "index";
+
+    public IndexDispatcherProvider() {
+        // found by ServiceLoader
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "hash index of message keys under index/ (RocketMQ 4.x IndexFile layout), with query by key";
+    }
+
+    @Override
+    public CommitLogDispatcher create(DispatcherContext context) {
+        return new IndexDispatcher(context);
+    }
+}

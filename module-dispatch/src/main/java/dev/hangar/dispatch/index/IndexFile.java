@@ -1,0 +1,345 @@
+package dev.hangar.dispatch.index;
+
+import static dev.hangar.dispatch.index.IndexFileFormat.BEGIN_PHY_OFFSET_OFFSET;
+import static dev.hangar.dispatch.index.IndexFileFormat.BEGIN_TIMESTAMP_OFFSET;
+import static dev.hangar.dispatch.index.IndexFileFormat.END_PHY_OFFSET_OFFSET;
+import static dev.hangar.dispatch.index.IndexFileFormat.END_TIMESTAMP_OFFSET;
+import static dev.hangar.dispatch.index.IndexFileFormat.ENTRY_KEY_HASH_OFFSET;
+import static dev.hangar.dispatch.index.IndexFileFormat.ENTRY_PHY_OFFSET_OFFSET;
+import static dev.hangar.dispatch.index.IndexFileFormat.ENTRY_PREV_INDEX_OFFSET;
+import static dev.hangar.dispatch.index.IndexFileFormat.ENTRY_TIME_DIFF_OFFSET;
+import static dev.hangar.dispatch.index.IndexFileFormat.FIRST_ENTRY_INDEX;
+import static dev.hangar.dispatch.index.IndexFileFormat.HASH_SLOT_COUNT_OFFSET;
+import static dev.hangar.dispatch.index.IndexFileFormat.INDEX_COUNT_OFFSET;
+import static dev.hangar.dispatch.index.IndexFileFormat.NO_ENTRY;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One hash index file (layout in {@link IndexFileFormat}), mapped whole with {@link FileChannel#map}.
+ *
+ * <p>Index files are named by time, not offset, so they are not a {@code MappedFileQueue}. The channel is closed
+ * right after mapping; the mapping itself is released by the garbage collector once the file is dropped. This
+ * module may not unmap explicitly ({@code Unsafe.invokeCleaner} needs {@code jdk.unsupported}); the upside is that a
+ * query still walking a file that is being deleted reads valid memory, never an unmapped page.
+ *
+ * <p>Thread-safety: {@link #putKey}, {@link #truncateFrom} from one writer at a time; queries from any thread. A
+ * read-write lock makes every query see whole entries and a consistent header. Header values are cached in
+ * volatile fields so the owner reads them without the lock.
+ */
+final class IndexFile {
+    private static final Logger LOG = LoggerFactory.getLogger(IndexFile.class);
+
+    private final Path path;
+    private final int slotCount;
+    private final int entryCapacity;
+    private final MappedByteBuffer buffer;
+    private final ReadWriteLock lock = new ReentrantReadWriteLock();
+
+    private volatile long beginTimestamp;
+    private volatile long endTimestamp;
+    private volatile long beginPhyOffset;
+    private volatile long endPhyOffset;
+    private volatile int hashSlotCount;
+    private volatile int indexCount;
+    private volatile boolean dirty;
+
+    private IndexFile(Path path, int slotCount, int entryCapacity, MappedByteBuffer buffer) {
+        this.path = path;
+        this.slotCount = slotCount;
+        this.entryCapacity = entryCapacity;
+        this.buffer = buffer;
+    }
+
+    /**
+     * Creates a new file. A file that follows a full one starts with that file's end offset and time as its
+     * begin and end, as RocketMQ does, so the chain of files stays ordered even before the first key.
+     */
+    static IndexFile create(Path path, int slotCount, int entryCapacity, long previousEndPhyOffset,
+                            long previousEndTimestamp) {
+        IndexFile file = new IndexFile(path, slotCount, entryCapacity, map(path, slotCount, entryCapacity, true));
+        if (previousEndPhyOffset > 0) {
+            file.beginPhyOffset = previousEndPhyOffset;
+            file.endPhyOffset = previousEndPhyOffset;
+        }
+        if (previousEndTimestamp > 0) {
+            file.beginTimestamp = previousEndTimestamp;
+            file.endTimestamp = previousEndTimestamp;
+        }
+        file.indexCount = FIRST_ENTRY_INDEX;
+        file.writeHeader();
+        file.dirty = true;
+        return file;
+    }
+
+    /** Maps an existing file and reads its header; a wrong length or an impossible header is an error. */
+    static IndexFile open(Path path, int slotCount, int entryCapacity) {
+        long expected = IndexFileFormat.fileSize(slotCount, entryCapacity);
+        long actual;
+        try {
+            actual = Files.size(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the size of index file " + path, e);
+        }
+        if (actual != expected) {
+            throw new IllegalStateException("index file " + path + " has " + actual + " bytes but maxHashSlotNum="
+                    + slotCount + " and maxIndexNum=" + entryCapacity + " make " + expected
+                    + "; set them to the values the file was written with");
+        }
+        IndexFile file = new IndexFile(path, slotCount, entryCapacity, map(path, slotCount, entryCapacity, false));
+        file.readHeader();
+        return file;
+    }
+
+    private static MappedByteBuffer map(Path path, int slotCount, int entryCapacity, boolean create) {
+        long size = IndexFileFormat.fileSize(slotCount, entryCapacity);
+        if (size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("maxHashSlotNum=" + slotCount + " and maxIndexNum=" + entryCapacity
+                    + " make an index file of " + size + " bytes; one mapped file holds at most " + Integer.MAX_VALUE);
+        }
+        StandardOpenOption[] options = create
+                ? new StandardOpenOption[] {StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE}
+                : new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE};
+        try (FileChannel channel = FileChannel.open(path, options)) {
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot map index file " + path, e);
+        }
+    }
+
+    private void readHeader() {
+        beginTimestamp = buffer.getLong(BEGIN_TIMESTAMP_OFFSET);
+        endTimestamp = buffer.getLong(END_TIMESTAMP_OFFSET);
+        beginPhyOffset = buffer.getLong(BEGIN_PHY_OFFSET_OFFSET);
+        endPhyOffset = buffer.getLong(END_PHY_OFFSET_OFFSET);
+        hashSlotCount = buffer.getInt(HASH_SLOT_COUNT_OFFSET);
+        int count = buffer.getInt(INDEX_COUNT_OFFSET);
+        if (count > entryCapacity || count < 0) {
+            throw new IllegalStateException("index file " + path + " is corrupt: index count " + count
+                    + " outside [0, " + entryCapacity + "]; delete it to rebuild the index from the commit log");
+        }
+        // a file whose header never reached the disk reads 0: nothing indexed yet
+        indexCount = Math.max(count, FIRST_ENTRY_INDEX);
+    }
+
+    private void writeHeader() {
+        buffer.putLong(BEGIN_TIMESTAMP_OFFSET, beginTimestamp);
+        buffer.putLong(END_TIMESTAMP_OFFSET, endTimestamp);
+        buffer.putLong(BEGIN_PHY_OFFSET_OFFSET, beginPhyOffset);
+        buffer.putLong(END_PHY_OFFSET_OFFSET, endPhyOffset);
+        buffer.putInt(HASH_SLOT_COUNT_OFFSET, hashSlotCount);
+        buffer.putInt(INDEX_COUNT_OFFSET, indexCount);
+    }
+
+    /** Adds a key for the record at {@code phyOffset}; false when the file is full. */
+    boolean putKey(String indexKey, long phyOffset, long storeTimestamp) {
+        lock.writeLock().lock();
+        try {
+            int index = indexCount;
+            if (index >= entryCapacity) {
+                return false;
+            }
+            int keyHash = IndexFileFormat.keyHash(indexKey);
+            int slotPosition = IndexFileFormat.slotPosition(IndexFileFormat.slotOf(keyHash, slotCount));
+            int previous = buffer.getInt(slotPosition);
+            if (previous < FIRST_ENTRY_INDEX || previous >= index) {
+                previous = NO_ENTRY;
+            }
+            if (index == FIRST_ENTRY_INDEX) {
+                // the first key fixes the begin; set before the time difference so the first entry reads exactly
+                beginPhyOffset = phyOffset;
+                beginTimestamp = storeTimestamp;
+            }
+            int entry = IndexFileFormat.entryPosition(slotCount, index);
+            buffer.putInt(entry + ENTRY_KEY_HASH_OFFSET, keyHash);
+            buffer.putLong(entry + ENTRY_PHY_OFFSET_OFFSET, phyOffset);
+            buffer.putInt(entry + ENTRY_TIME_DIFF_OFFSET, timeDiffSeconds(storeTimestamp));
+            buffer.putInt(entry + ENTRY_PREV_INDEX_OFFSET, previous);
+            buffer.putInt(slotPosition, index);
+            if (previous == NO_ENTRY) {
+                hashSlotCount++;
+            }
+            indexCount = index + 1;
+            endPhyOffset = phyOffset;
+            endTimestamp = storeTimestamp;
+            writeHeader();
+            dirty = true;
+            return true;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private int timeDiffSeconds(long storeTimestamp) {
+        if (beginTimestamp <= 0) {
+            return 0;
+        }
+        long seconds = (storeTimestamp - beginTimestamp) / 1000;
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, seconds));
+    }
+
+    /**
+     * Adds to {@code out} the commit-log offsets of entries whose hash equals {@code indexKey}'s and whose time
+     * (begin + timeDiff seconds) lies in [begin, end], newest first, until {@code out} holds {@code maxNum}.
+     */
+    void select(List<Long> out, String indexKey, int maxNum, long begin, long end) {
+        lock.readLock().lock();
+        try {
+            int count = indexCount;
+            if (count <= FIRST_ENTRY_INDEX) {
+                return;
+            }
+            int keyHash = IndexFileFormat.keyHash(indexKey);
+            int current = buffer.getInt(IndexFileFormat.slotPosition(IndexFileFormat.slotOf(keyHash, slotCount)));
+            long fileBegin = beginTimestamp;
+            while (current >= FIRST_ENTRY_INDEX && current < count && out.size() < maxNum) {
+                int entry = IndexFileFormat.entryPosition(slotCount, current);
+                int timeDiff = buffer.getInt(entry + ENTRY_TIME_DIFF_OFFSET);
+                if (timeDiff < 0) {
+                    break;
+                }
+                long time = fileBegin + timeDiff * 1000L;
+                if (buffer.getInt(entry + ENTRY_KEY_HASH_OFFSET) == keyHash && time >= begin && time <= end) {
+                    out.add(buffer.getLong(entry + ENTRY_PHY_OFFSET_OFFSET));
+                }
+                int previous = buffer.getInt(entry + ENTRY_PREV_INDEX_OFFSET);
+                // the chain runs newest to oldest: a link forward would loop, an older time cannot match again
+                if (previous >= current || time < begin) {
+                    break;
+                }
+                current = previous;
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Removes the newest entries whose commit-log offset is at or past {@code phyOffset}: each one's slot is
+     * pointed back to the entry it chained to, then the index count and end offset are lowered, so the file reads
+     * as if those keys had never been put.
+     *
+     * @return entries removed
+     */
+    int truncateFrom(long phyOffset) {
+        lock.writeLock().lock();
+        try {
+            int count = indexCount;
+            int removed = 0;
+            while (count > FIRST_ENTRY_INDEX) {
+                int last = count - 1;
+                int entry = IndexFileFormat.entryPosition(slotCount, last);
+                if (buffer.getLong(entry + ENTRY_PHY_OFFSET_OFFSET) < phyOffset) {
+                    break;
+                }
+                int keyHash = buffer.getInt(entry + ENTRY_KEY_HASH_OFFSET);
+                int slotPosition = IndexFileFormat.slotPosition(IndexFileFormat.slotOf(keyHash, slotCount));
+                if (buffer.getInt(slotPosition) == last) {
+                    int previous = buffer.getInt(entry + ENTRY_PREV_INDEX_OFFSET);
+                    buffer.putInt(slotPosition, previous);
+                    if (previous == NO_ENTRY) {
+                        hashSlotCount = Math.max(0, hashSlotCount - 1);
+                    }
+                }
+                count = last;
+                removed++;
+            }
+            if (removed == 0) {
+                return 0;
+            }
+            indexCount = count;
+            if (count > FIRST_ENTRY_INDEX) {
+                int entry = IndexFileFormat.entryPosition(slotCount, count - 1);
+                endPhyOffset = buffer.getLong(entry + ENTRY_PHY_OFFSET_OFFSET);
+                long lastTime = beginTimestamp + buffer.getInt(entry + ENTRY_TIME_DIFF_OFFSET) * 1000L;
+                endTimestamp = Math.min(endTimestamp, Math.max(lastTime, beginTimestamp));
+            } else {
+                endPhyOffset = beginPhyOffset;
+                endTimestamp = beginTimestamp;
+            }
+            writeHeader();
+            dirty = true;
+            return removed;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Forces the file to disk when something changed since the last flush. */
+    void flush() {
+        if (!dirty) {
+            return;
+        }
+        dirty = false;
+        try {
+            buffer.force();
+        } catch (RuntimeException e) {
+            dirty = true;
+            throw new UncheckedIOException("cannot force index file " + path, new IOException(e));
+        }
+    }
+
+    /** Deletes the file; the mapping goes with the last reference (see the class comment). */
+    boolean destroy() {
+        try {
+            Files.deleteIfExists(path);
+            return true;
+        } catch (IOException e) {
+            LOG.warn("cannot delete index file {}: {}", path, e.toString());
+            return false;
+        }
+    }
+
+    boolean isFull() {
+        return indexCount >= entryCapacity;
+    }
+
+    /** True when the file's time range overlaps [begin, end]. */
+    boolean overlaps(long begin, long end) {
+        return begin <= endTimestamp && end >= beginTimestamp;
+    }
+
+    Path path() {
+        return path;
+    }
+
+    String fileName() {
+        return path.getFileName().toString();
+    }
+
+    long beginTimestamp() {
+        return beginTimestamp;
+    }
+
+    long endTimestamp() {
+        return endTimestamp;
+    }
+
+    long beginPhyOffset() {
+        return beginPhyOffset;
+    }
+
+    long endPhyOffset() {
+        return endPhyOffset;
+    }
+
+    int hashSlotCount() {
+        return hashSlotCount;
+    }
+
+    /** The next entry index (1 when empty). */
+    int indexCount() {
+        return indexCount;
+    }
+}
