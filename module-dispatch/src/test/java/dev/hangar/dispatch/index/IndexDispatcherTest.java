@@ -223,7 +223,7 @@ class IndexDispatcherTest {
         dispatcher.dispatch(fixture.request(TOPIC, 0, 0, 0, MSG_SIZE, BASE_TIME, "k", "u",
                 MessageSysFlag.TRANSACTION_NOT_TYPE));
         assertFalse(Files.exists(root.resolve("index")));
-        assertEquals(0, dispatcher.durableOffset());
+        assertEquals(Long.MAX_VALUE, dispatcher.durableOffset(), "a disabled index never asks for a re-dispatch");
     }
 
     @Test
