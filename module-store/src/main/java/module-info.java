@@ -22,6 +22,7 @@ module dev.hangar.store {
     exports dev.hangar.store.reput;
     exports dev.hangar.store.dispatch;
     exports dev.hangar.store.put;
+    exports dev.hangar.store.schedule;
 
     uses dev.hangar.spi.lock.PutMessageLockProvider;
     uses dev.hangar.spi.mapped.MappedStorageProvider;

@@ -21,6 +21,8 @@ import dev.hangar.store.format.MessageIdCodec;
 import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.put.MessageValidator;
 import dev.hangar.store.recovery.RecoveryReport;
+import dev.hangar.store.schedule.DelayOffsetFile;
+import dev.hangar.store.schedule.ScheduleMessageService;
 import dev.hangar.store.service.RunningFlags;
 import dev.hangar.store.service.StoreStats;
 import java.net.InetSocketAddress;
@@ -46,6 +48,7 @@ public final class DefaultMessageStore implements MessageStore {
     private final RunningFlags flags = new RunningFlags();
     private volatile StoreRuntime runtime;
     private volatile boolean shutdown;
+    private volatile ScheduleMessageService schedule;
 
     public DefaultMessageStore(StoreConfig config, ProviderRegistry registry) {
         this.config = config;
@@ -77,12 +80,22 @@ public final class DefaultMessageStore implements MessageStore {
             throw new IllegalStateException("a shut-down store cannot be started again; create a new one");
         }
         runtime = StoreRuntime.open(config, assembly, flags, stats, delayLevels, storeHost);
+        if (runtime.dispatchers().view(dev.hangar.spi.dispatch.ConsumeQueueView.class).isPresent()) {
+            schedule = new ScheduleMessageService(this, delayLevels,
+                    new DelayOffsetFile(runtime.root().resolve("config").resolve("delayOffset.json")),
+                    config.get(StoreConfigKeys.FLUSH_DELAY_OFFSET_INTERVAL));
+            schedule.start();
+        }
     }
 
     @Override
     public synchronized void shutdown() {
         if (shutdown) {
             return;
+        }
+        ScheduleMessageService s = schedule;
+        if (s != null) {
+            s.shutdown();
         }
         shutdown = true;
         StoreRuntime rt = runtime;
