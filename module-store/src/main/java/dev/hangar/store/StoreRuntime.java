@@ -183,8 +183,9 @@ public final class StoreRuntime implements AutoCloseable {
 
         long minTs = config.get(StoreConfigKeys.MESSAGE_INDEX_ENABLE) && config.get(StoreConfigKeys.MESSAGE_INDEX_SAFE)
                 ? b.checkpoint.minTimestampIndex() : b.checkpoint.minTimestamp();
-        RecoveryReport report = new CommitLogRecovery(b.commitLogQueue, config.get(StoreConfigKeys.CHECK_CRC_ON_RECOVER))
-                .recover(lastExitOk, minTs, offsets);
+        ConsumeQueueView cqView = b.dispatchers.view(ConsumeQueueView.class).orElse(null);
+        RecoveryReport report = new CommitLogRecovery(b.commitLogQueue, config.get(StoreConfigKeys.CHECK_CRC_ON_RECOVER),
+                cqView == null ? null : cqView::maxOffset).recover(lastExitOk, minTs, offsets);
         long end = report.endOffset();
         b.dispatchers.truncate(end);
 
@@ -196,13 +197,12 @@ public final class StoreRuntime implements AutoCloseable {
         b.reput = new ReputMessageService(commitLog, b.dispatchers,
                 sync ? q::getFlushedWhere : q::getMaxOffset, delayLevels, stats);
         long minPhy = Math.max(0, commitLog.getMinOffset());
-        long from = Math.min(b.dispatchers.minDurableOffset(), end);
+        long from = Math.min(Math.min(b.dispatchers.minDurableOffset(), end), report.firstUndispatched());
         if (!lastExitOk) {
             from = Math.min(from, report.scanStartOffset());
         }
         b.reput.reputFromOffset(Math.max(from, minPhy));
         long redispatched = b.reput.catchUp();
-        ConsumeQueueView cqView = b.dispatchers.view(ConsumeQueueView.class).orElse(null);
         if (cqView != null) {
             cqView.forEachQueue((topic, queueId, min, max) -> offsets.raise(topic, queueId, max));
         } else {

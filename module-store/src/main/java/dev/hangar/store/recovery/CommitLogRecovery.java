@@ -25,10 +25,24 @@ public final class CommitLogRecovery {
 
     private final MappedFileQueue queue;
     private final boolean checkCrc;
+    private final QueueProbe consumeQueues;
+    private long firstMissing = Long.MAX_VALUE;
 
-    public CommitLogRecovery(MappedFileQueue queue, boolean checkCrc) {
+    /** How far a ConsumeQueue reaches, so the scan notices records whose unit is missing. */
+    @FunctionalInterface
+    public interface QueueProbe {
+        /** One past the last unit of the queue, 0 when unknown. */
+        long maxOffset(String topic, int queueId);
+    }
+
+    /**
+     * @param consumeQueues the ConsumeQueues' reach, or null when there are none; a scanned record its queue lacks
+     *                      (e.g. a deleted ConsumeQueue file) makes dispatch start again at that record
+     */
+    public CommitLogRecovery(MappedFileQueue queue, boolean checkCrc, QueueProbe consumeQueues) {
         this.queue = queue;
         this.checkCrc = checkCrc;
+        this.consumeQueues = consumeQueues;
     }
 
     /**
@@ -42,7 +56,7 @@ public final class CommitLogRecovery {
         if (files.isEmpty()) {
             queue.setFlushedWhere(0);
             queue.setCommittedWhere(0);
-            return new RecoveryReport(!lastExitOk, 0, 0, 0, 0, null, 0, 0, System.currentTimeMillis() - begin);
+            return new RecoveryReport(!lastExitOk, 0, 0, 0, 0, null, 0, 0, 0, System.currentTimeMillis() - begin);
         }
         int startIndex = lastExitOk ? Math.max(0, files.size() - NORMAL_RECOVERY_FILES)
                 : abnormalStartIndex(files, checkpointMinTs);
@@ -74,7 +88,7 @@ public final class CommitLogRecovery {
                 while (true) {
                     RecordDecoder.Check c = RecordDecoder.check(region.buffer(), pos, region.size() - pos, checkCrc);
                     if (c.kind() == RecordDecoder.Kind.MESSAGE) {
-                        raise(region, pos, offsets);
+                        raise(region, pos, file.fileFromOffset() + pos, offsets);
                         pos += c.size();
                         processOffset = file.fileFromOffset() + pos;
                         messages++;
@@ -99,8 +113,8 @@ public final class CommitLogRecovery {
         if (reason != null) {
             LOG.warn("recovery: the commit log ends at {}: {}; everything after it was truncated", processOffset, reason);
         }
-        return new RecoveryReport(!lastExitOk, scanned, messages, scanStart, processOffset, reason, dropped, 0,
-                System.currentTimeMillis() - begin);
+        return new RecoveryReport(!lastExitOk, scanned, messages, scanStart, processOffset, reason, dropped,
+                Math.min(firstMissing, processOffset), 0, System.currentTimeMillis() - begin);
     }
 
     /** The newest file whose first record is stored at or before the checkpoint, else the first file. */
@@ -128,13 +142,18 @@ public final class CommitLogRecovery {
         }
     }
 
-    private static void raise(SelectedRegion region, int pos, TopicQueueOffsets offsets) {
+    private void raise(SelectedRegion region, int pos, long phyOffset, TopicQueueOffsets offsets) {
         var buf = region.buffer();
         int sysFlag = buf.getInt(pos + CommitLogRecordFormat.SYS_FLAG_OFFSET);
         if (!MessageSysFlag.takesQueueOffset(sysFlag)) {
             return;
         }
-        offsets.raise(RecordDecoder.topic(buf, pos), buf.getInt(pos + CommitLogRecordFormat.QUEUE_ID_OFFSET),
-                buf.getLong(pos + CommitLogRecordFormat.QUEUE_OFFSET_OFFSET) + 1);
+        String topic = RecordDecoder.topic(buf, pos);
+        int queueId = buf.getInt(pos + CommitLogRecordFormat.QUEUE_ID_OFFSET);
+        long queueOffset = buf.getLong(pos + CommitLogRecordFormat.QUEUE_OFFSET_OFFSET);
+        offsets.raise(topic, queueId, queueOffset + 1);
+        if (consumeQueues != null && phyOffset < firstMissing && consumeQueues.maxOffset(topic, queueId) <= queueOffset) {
+            firstMissing = phyOffset;
+        }
     }
 }

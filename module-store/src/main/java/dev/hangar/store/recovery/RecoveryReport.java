@@ -10,15 +10,16 @@ package dev.hangar.store.recovery;
  * @param endOffset          the end of the log after recovery
  * @param truncatedAtReason  why the log ended where it did (the first invalid record), or null at a clean end
  * @param filesDropped       files past the end that were removed
+ * @param firstUndispatched  the first scanned record a ConsumeQueue lacked (dispatch restarts there), else the end
  * @param redispatched       messages dispatched again because a dispatcher lacked them
  * @param millis             time taken
  */
 public record RecoveryReport(boolean abnormal, int filesScanned, long messagesScanned, long scanStartOffset,
-                             long endOffset, String truncatedAtReason, int filesDropped, long redispatched,
+                             long endOffset, String truncatedAtReason, int filesDropped, long firstUndispatched, long redispatched,
                              long millis) {
 
     public RecoveryReport withRedispatched(long n, long totalMillis) {
         return new RecoveryReport(abnormal, filesScanned, messagesScanned, scanStartOffset, endOffset,
-                truncatedAtReason, filesDropped, n, totalMillis);
+                truncatedAtReason, filesDropped, firstUndispatched, n, totalMillis);
     }
 }
