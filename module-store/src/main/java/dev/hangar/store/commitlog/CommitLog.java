@@ -12,8 +12,6 @@ import dev.hangar.store.format.MessageEncoder;
 import dev.hangar.store.format.MessageIdCodec;
 import dev.hangar.store.format.RecordDecoder;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +30,7 @@ public final class CommitLog {
     private final PutMessageLock lock;
     private final TopicQueueOffsets queueOffsets;
     private final byte[] storeHostPrefix;
-    private final RecordAppender appender = new RecordAppender();
+    private final RecordAppender appender;
     private volatile long beginTimeInLock;
 
     public CommitLog(MappedFileQueue queue, PutMessageLock lock, TopicQueueOffsets queueOffsets,
@@ -41,6 +39,7 @@ public final class CommitLog {
         this.lock = lock;
         this.queueOffsets = queueOffsets;
         this.storeHostPrefix = MessageIdCodec.hostPrefix(storeHost);
+        this.appender = new RecordAppender(storeHostPrefix);
     }
 
     public MappedFileQueue queue() {
@@ -95,26 +94,7 @@ public final class CommitLog {
                 LOG.warn("an append held the put lock for {} ms (page faults or writeback stalls?)", held);
             }
         }
-        if (result.status() != AppendMessageStatus.PUT_OK) {
-            return result;
-        }
-        return withMsgIds(result, encoder);
-    }
-
-    private AppendMessageResult withMsgIds(AppendMessageResult r, MessageEncoder encoder) {
-        int n = encoder.recordCount();
-        List<String> ids;
-        if (n == 1) {
-            ids = List.of(MessageIdCodec.create(storeHostPrefix, r.wroteOffset()));
-        } else {
-            List<String> list = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                list.add(MessageIdCodec.create(storeHostPrefix, r.wroteOffset() + encoder.recordStart(i)));
-            }
-            ids = List.copyOf(list);
-        }
-        return new AppendMessageResult(r.status(), r.wroteOffset(), r.wroteBytes(), ids, r.storeTimestamp(),
-                r.logicsOffset(), r.messageCount());
+        return result;
     }
 
     /** Millis the current holder has held the put lock, 0 when free. */

@@ -5,6 +5,7 @@ import dev.hangar.spi.store.AppendMessageResult;
 import dev.hangar.spi.store.AppendMessageStatus;
 import dev.hangar.store.format.CommitLogRecordFormat;
 import dev.hangar.store.format.MessageEncoder;
+import dev.hangar.store.format.MessageIdList;
 import java.nio.ByteBuffer;
 import java.util.List;
 
@@ -14,10 +15,15 @@ import java.util.List;
  * current put so an append allocates nothing but its result.
  */
 final class RecordAppender implements AppendCallback {
+    private final byte[] storeHostPrefix;
     private MessageEncoder encoder;
     private long queueOffset;
     private boolean takesQueueOffset;
     private long storeTimestamp;
+
+    RecordAppender(byte[] storeHostPrefix) {
+        this.storeHostPrefix = storeHostPrefix;
+    }
 
     void prepare(MessageEncoder encoder, long queueOffset, boolean takesQueueOffset, long storeTimestamp) {
         this.encoder = encoder;
@@ -42,7 +48,8 @@ final class RecordAppender implements AppendCallback {
             encoder.stamp(i, qo, wroteOffset + encoder.recordStart(i), storeTimestamp);
         }
         encoder.copyTo(target);
-        return new AppendMessageResult(AppendMessageStatus.PUT_OK, wroteOffset, length, List.of(), storeTimestamp,
+        return new AppendMessageResult(AppendMessageStatus.PUT_OK, wroteOffset, length,
+                new MessageIdList(storeHostPrefix, wroteOffset, encoder.relativeStarts()), storeTimestamp,
                 takesQueueOffset ? queueOffset : 0, n);
     }
 }

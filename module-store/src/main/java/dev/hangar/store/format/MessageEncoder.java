@@ -5,26 +5,31 @@ import static dev.hangar.store.format.CommitLogRecordFormat.MAX_TOPIC_LENGTH;
 import static dev.hangar.store.format.CommitLogRecordFormat.MESSAGE_MAGIC_CODE;
 
 import dev.hangar.spi.message.Message;
+import dev.hangar.spi.message.MessageConst;
 import dev.hangar.spi.message.MessageSysFlag;
 import dev.hangar.spi.store.PutMessageStatus;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.CRC32;
 
 /**
  * Encodes messages into complete CommitLog records outside the put lock. Queue offset, physical offset and
  * store timestamp are left as placeholders; {@link #stamp} fills them in under the lock. One encoder per
- * thread (see {@link #forCurrentThread}); its buffer is reused, so the hot path allocates only the encoded
- * properties.
+ * thread (see {@link #forCurrentThread}); its buffer is reused and properties are written straight into it, so
+ * encoding an ASCII message allocates nothing.
  */
 public final class MessageEncoder {
     private static final int INITIAL_CAPACITY = 64 * 1024;
 
     private final int maxMessageSize;
+    private static final int TOPIC_CACHE_LIMIT = 1024;
     private final CRC32 crc = new CRC32();
+    private final Map<String, byte[]> topicCache = new HashMap<>();
     private ByteBuffer buffer = ByteBuffer.allocate(INITIAL_CAPACITY);
     private int[] starts = new int[16];
     private int[] sysFlags = new int[16];
@@ -77,30 +82,25 @@ public final class MessageEncoder {
             failure = "body of " + body.length + " bytes exceeds maxMessageSize " + maxMessageSize;
             return PutMessageStatus.MESSAGE_ILLEGAL;
         }
-        byte[] topic = m.topic().getBytes(StandardCharsets.UTF_8);
+        byte[] topic = topicBytes(m.topic());
         if (topic.length > MAX_TOPIC_LENGTH) {
             failure = "topic of " + topic.length + " bytes exceeds " + MAX_TOPIC_LENGTH;
             return PutMessageStatus.MESSAGE_ILLEGAL;
-        }
-        byte[] props = MessagePropertiesCodec.encode(m.properties());
-        if (props.length > MAX_PROPERTIES_LENGTH) {
-            failure = "properties of " + props.length + " bytes exceed " + MAX_PROPERTIES_LENGTH;
-            return PutMessageStatus.PROPERTIES_SIZE_EXCEEDED;
         }
         int sysFlag = m.sysFlag() | extraFlags;
         sysFlag = m.bornHost().getAddress() instanceof Inet6Address
                 ? sysFlag | MessageSysFlag.BORNHOST_V6_FLAG : sysFlag & ~MessageSysFlag.BORNHOST_V6_FLAG;
         sysFlag = storeHost.getAddress() instanceof Inet6Address
                 ? sysFlag | MessageSysFlag.STOREHOST_V6_FLAG : sysFlag & ~MessageSysFlag.STOREHOST_V6_FLAG;
-        int length = CommitLogRecordFormat.recordLength(sysFlag, body.length, topic.length, props.length);
-        ensureCapacity(length);
+        ensureCapacity(CommitLogRecordFormat.recordLength(sysFlag, body.length, topic.length,
+                maxEncodedPropertiesLength(m.properties())));
 
         crc.reset();
         crc.update(body, 0, body.length);
         int bodyCrc = (int) (crc.getValue() & 0x7FFFFFFF);
 
         int start = buffer.position();
-        buffer.putInt(length)
+        buffer.putInt(0)                 // total size, known once the properties are written
                 .putInt(MESSAGE_MAGIC_CODE)
                 .putInt(bodyCrc)
                 .putInt(m.queueId())
@@ -117,11 +117,59 @@ public final class MessageEncoder {
                 .putInt(body.length)
                 .put(body)
                 .put((byte) topic.length)
-                .put(topic)
-                .putShort((short) props.length)
-                .put(props);
+                .put(topic);
+        int propsLengthAt = buffer.position();
+        buffer.putShort((short) 0);
+        for (Map.Entry<String, String> e : m.properties().entrySet()) {
+            putUtf8(e.getKey());
+            buffer.put((byte) MessageConst.NAME_VALUE_SEPARATOR);
+            putUtf8(e.getValue());
+            buffer.put((byte) MessageConst.PROPERTY_SEPARATOR);
+        }
+        int propsLength = buffer.position() - propsLengthAt - 2;
+        if (propsLength > MAX_PROPERTIES_LENGTH) {
+            buffer.position(start);
+            failure = "properties of " + propsLength + " bytes exceed " + MAX_PROPERTIES_LENGTH;
+            return PutMessageStatus.PROPERTIES_SIZE_EXCEEDED;
+        }
+        buffer.putShort(propsLengthAt, (short) propsLength);
+        buffer.putInt(start, buffer.position() - start);
         remember(start, sysFlag);
         return PutMessageStatus.PUT_OK;
+    }
+
+    /** UTF-8 bytes of a topic, cached per thread: producers use a handful of topics. */
+    private byte[] topicBytes(String topic) {
+        byte[] cached = topicCache.get(topic);
+        if (cached == null) {
+            cached = topic.getBytes(StandardCharsets.UTF_8);
+            if (topicCache.size() > TOPIC_CACHE_LIMIT) {
+                topicCache.clear();
+            }
+            topicCache.put(topic, cached);
+        }
+        return cached;
+    }
+
+    /** Writes a string as UTF-8 without allocating when it is ASCII. */
+    private void putUtf8(String s) {
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                buffer.put(s.substring(i).getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            buffer.put((byte) c);
+        }
+    }
+
+    private static int maxEncodedPropertiesLength(Map<String, String> properties) {
+        int max = 0;
+        for (Map.Entry<String, String> e : properties.entrySet()) {
+            max += 3 * (e.getKey().length() + e.getValue().length()) + 2;
+        }
+        return max;
     }
 
     private void putHost(InetSocketAddress host) {
@@ -179,6 +227,18 @@ public final class MessageEncoder {
         buffer.putLong(start + CommitLogRecordFormat.QUEUE_OFFSET_OFFSET, queueOffset);
         buffer.putLong(start + CommitLogRecordFormat.PHYSICAL_OFFSET_OFFSET, physicalOffset);
         buffer.putLong(start + CommitLogRecordFormat.storeTimestampOffset(sysFlags[i]), storeTimestamp);
+    }
+
+    /** Record starts relative to the first record, or null for a single record (for {@link MessageIdList}). */
+    public int[] relativeStarts() {
+        if (count == 1) {
+            return null;
+        }
+        int[] out = new int[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = starts[i] - starts[0];
+        }
+        return out;
     }
 
     /** Copies all encoded records into {@code target} at its position. */
