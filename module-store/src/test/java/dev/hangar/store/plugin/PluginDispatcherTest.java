@@ -1,0 +1,78 @@
+package dev.hangar.store.plugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hangar.spi.config.ConfigException;
+import dev.hangar.spi.dispatch.DispatchRequest;
+import dev.hangar.store.DefaultMessageStore;
+import dev.hangar.store.TestStores;
+import dev.hangar.store.assembly.ProviderInfo;
+import dev.hangar.store.assembly.ProviderRegistry;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PluginDispatcherTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aThirdPartyDispatcherReceivesEveryRecordInOrder() {
+        RecordingDispatcherProvider.RECEIVED.clear();
+        try (DefaultMessageStore store = TestStores.started(dir, "dispatchers", "consume-queue,index,test-recording")) {
+            for (int i = 0; i < 50; i++) {
+                store.putMessage(TestStores.message("Plug", i % 3, "p" + i));
+            }
+            TestStores.await("dispatched", () -> store.dispatchBehindBytes() == 0);
+            List<DispatchRequest> got = RecordingDispatcherProvider.RECEIVED;
+            assertEquals(50, got.size());
+            for (int i = 1; i < got.size(); i++) {
+                assertEquals(got.get(i - 1).nextOffset(), got.get(i).commitLogOffset(), "in commit-log order, none skipped");
+            }
+        }
+    }
+
+    @Test
+    void aThrowingThirdPartyDispatcherIsCountedAndDoesNotStopTheBuiltIns() {
+        try (DefaultMessageStore store = TestStores.started(dir, "dispatchers", "consume-queue,test-throwing,index")) {
+            for (int i = 0; i < 20; i++) {
+                assertTrue(store.putMessage(TestStores.message("Plug", 0, "p" + i).keys("k" + i)).isOk());
+            }
+            TestStores.await("dispatched", () -> store.dispatchBehindBytes() == 0);
+            assertEquals(20, store.getMaxOffsetInQueue("Plug", 0));
+            assertEquals(1, store.queryMessage("Plug", "k19", 5, 0, Long.MAX_VALUE).messages().size(),
+                    "the index after the broken plugin still gets every record");
+            assertEquals(20L, store.runtime().dispatchers().failures().get("test-throwing"));
+            assertTrue(store.runningFlags().isWritable(), "a plugin failure does not stop writes");
+        }
+    }
+
+    @Test
+    void anUnknownProviderNameFailsBeforeAnyFileIsTouchedAndListsTheNamesFound() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> new DefaultMessageStore(TestStores.config(dir, "dispatchers", "consume-queue,nope")));
+        assertTrue(e.getMessage().contains("dispatchers") && e.getMessage().contains("'nope'")
+                && e.getMessage().contains("consume-queue") && e.getMessage().contains("test-recording"), e.getMessage());
+        assertTrue(dir.toFile().list().length == 0, "no file was created");
+        ConfigException lock = assertThrows(ConfigException.class,
+                () -> new DefaultMessageStore(TestStores.config(dir, "putMessageLock", "spinn")));
+        assertTrue(lock.getMessage().contains("reentrant") && lock.getMessage().contains("spin"), lock.getMessage());
+    }
+
+    @Test
+    void theRegistryFindsEveryBuiltInProviderWithItsOrigin() {
+        List<ProviderInfo> all = ProviderRegistry.discover(null).all();
+        List<String> names = all.stream().map(p -> p.spi() + "/" + p.name()).toList();
+        for (String expected : List.of("PutMessageLockProvider/spin", "PutMessageLockProvider/reentrant",
+                "MappedStorageProvider/mmap", "MappedStorageProvider/transient-pool",
+                "FlushCommitLogServiceProvider/realtime", "FlushCommitLogServiceProvider/commit-realtime",
+                "FlushCommitLogServiceProvider/group-commit", "CommitLogDispatcherProvider/consume-queue",
+                "CommitLogDispatcherProvider/index")) {
+            assertTrue(names.contains(expected), expected + " in " + names);
+        }
+        assertTrue(all.stream().allMatch(p -> !p.module().isEmpty()));
+    }
+}
