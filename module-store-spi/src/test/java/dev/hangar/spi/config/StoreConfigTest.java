@@ -1,0 +1,89 @@
+package dev.hangar.spi.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class StoreConfigTest {
+    private static final String START = "<!-- config-table:start -->";
+    private static final String END = "<!-- config-table:end -->";
+
+    @Test
+    void defaultsAreRocketMqs() {
+        StoreConfig c = StoreConfig.defaults();
+        assertEquals(1 << 30, c.get(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG));
+        assertEquals(6_000_000, c.consumeQueueFileSize());
+        assertEquals("ASYNC_FLUSH", c.get(StoreConfigKeys.FLUSH_DISK_TYPE));
+        assertEquals(500, c.get(StoreConfigKeys.FLUSH_INTERVAL_COMMIT_LOG));
+        assertEquals(5000, c.get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT));
+        assertEquals("reentrant", c.get(StoreConfigKeys.PUT_MESSAGE_LOCK));
+        assertEquals("default", c.source(StoreConfigKeys.PUT_MESSAGE_LOCK));
+    }
+
+    @Test
+    void aTypoFailsWithADidYouMean() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> StoreConfig.builder().set("flushDiskTpe", "SYNC_FLUSH", "-D"));
+        assertTrue(e.getMessage().contains("flushDiskTpe") && e.getMessage().contains("did you mean 'flushDiskType'"),
+                e.getMessage());
+    }
+
+    @Test
+    void aBadValueNamesKeyValueAndWhatIsAllowed() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> StoreConfig.builder().set("flushDiskType", "SOMETIMES", "file:broker.conf"));
+        assertTrue(e.getMessage().contains("flushDiskType") && e.getMessage().contains("SOMETIMES")
+                && e.getMessage().contains("ASYNC_FLUSH, SYNC_FLUSH") && e.getMessage().contains("broker.conf"),
+                e.getMessage());
+        assertThrows(ConfigException.class, () -> StoreConfig.builder().set("maxMessageSize", "lots", "-D"));
+        assertThrows(ConfigException.class, () -> StoreConfig.builder().set("diskMaxUsedSpaceRatio", "99", "-D"));
+    }
+
+    @Test
+    void impossibleCombinationsFailAtBuild() {
+        assertThrows(ConfigException.class, () -> StoreConfig.builder()
+                .set("mappedFile", "transient-pool", "-D").set("flushDiskType", "SYNC_FLUSH", "-D").build());
+        assertThrows(ConfigException.class, () -> StoreConfig.builder()
+                .set("mappedFileSizeCommitLog", "5000", "-D").build());
+        assertThrows(ConfigException.class, () -> StoreConfig.builder()
+                .set("mappedFileSizeCommitLog", "4294967296", "-D").build());
+    }
+
+    @Test
+    void rocketMqBrokerConfKeysWorkAndUnusedOnesWarn() {
+        StoreConfig c = StoreConfig.builder()
+                .set("useReentrantLockWhenPutMessage", "false", "broker.conf")
+                .set("transientStorePoolEnable", "true", "broker.conf")
+                .set("brokerRole", "ASYNC_MASTER", "broker.conf")
+                .set("flushIntervalCommitLog", "250", "broker.conf")
+                .build();
+        assertEquals("spin", c.get(StoreConfigKeys.PUT_MESSAGE_LOCK));
+        assertEquals("transient-pool", c.get(StoreConfigKeys.MAPPED_FILE));
+        assertEquals(250, c.get(StoreConfigKeys.FLUSH_INTERVAL_COMMIT_LOG));
+        assertTrue(c.warnings().stream().anyMatch(w -> w.contains("brokerRole")), c.warnings().toString());
+    }
+
+    @Test
+    void theReadmeTableIsGeneratedFromTheKeyTable() throws IOException {
+        Path readme = Path.of("..", "README.md");
+        String text = Files.readString(readme, StandardCharsets.UTF_8);
+        int a = text.indexOf(START);
+        int b = text.indexOf(END);
+        assertTrue(a >= 0 && b > a, "README.md has the config-table markers");
+        String generated = START + "\n" + ConfigDocs.markdownTable() + END;
+        String current = text.substring(a, b + END.length());
+        if (!generated.equals(current) && Boolean.getBoolean("hangar.updateReadme")) {
+            Files.writeString(readme, text.substring(0, a) + generated + text.substring(b + END.length()),
+                    StandardCharsets.UTF_8);
+            return;
+        }
+        assertEquals(generated, current, "README config table is stale: run "
+                + "`mvn -pl module-store-spi test -Dhangar.updateReadme=true`");
+    }
+}
