@@ -4,6 +4,7 @@ import static dev.hangar.store.format.CommitLogRecordFormat.BLANK_MAGIC_CODE;
 import static dev.hangar.store.format.CommitLogRecordFormat.MESSAGE_MAGIC_CODE;
 
 import dev.hangar.spi.dispatch.DispatchRequest;
+import dev.hangar.spi.message.MessageConst;
 import dev.hangar.spi.message.StoredMessage;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -153,6 +154,36 @@ public final class RecordDecoder {
                 body,
                 properties,
                 MessageIdCodec.create(MessageIdCodec.hostPrefix(storeHost), commitLogOffset));
+    }
+
+    /**
+     * The dispatch view of the record at {@code pos}, decoded without copying the body or building the msgId;
+     * the tags code is the tag's hash.
+     */
+    public static DispatchRequest toDispatchRequest(ByteBuffer buf, int pos) {
+        int total = buf.getInt(pos);
+        int sysFlag = buf.getInt(pos + CommitLogRecordFormat.SYS_FLAG_OFFSET);
+        int bodyLenAt = CommitLogRecordFormat.bodyLengthOffset(sysFlag);
+        int topicLenAt = bodyLenAt + 4 + buf.getInt(pos + bodyLenAt);
+        int topicLen = buf.get(pos + topicLenAt);
+        String topic = new String(bytes(buf, pos + topicLenAt + 1, topicLen), StandardCharsets.UTF_8);
+        int propsLenAt = topicLenAt + 1 + topicLen;
+        int propsLen = buf.getShort(pos + propsLenAt);
+        Map<String, String> properties = MessagePropertiesCodec.decode(bytes(buf, pos + propsLenAt + 2, propsLen), 0, propsLen);
+        String tags = properties.get(MessageConst.TAGS);
+        return new DispatchRequest(topic,
+                buf.getInt(pos + CommitLogRecordFormat.QUEUE_ID_OFFSET),
+                buf.getLong(pos + CommitLogRecordFormat.PHYSICAL_OFFSET_OFFSET),
+                total,
+                tags == null || tags.isEmpty() ? 0 : tags.hashCode(),
+                buf.getLong(pos + CommitLogRecordFormat.storeTimestampOffset(sysFlag)),
+                buf.getLong(pos + CommitLogRecordFormat.QUEUE_OFFSET_OFFSET),
+                properties.get(MessageConst.KEYS),
+                properties.get(MessageConst.UNIQ_KEY),
+                sysFlag,
+                buf.getLong(pos + CommitLogRecordFormat.preparedTransactionOffsetOffset(sysFlag)),
+                properties,
+                buf.getLong(pos + CommitLogRecordFormat.BORN_TIMESTAMP_OFFSET));
     }
 
     /** The dispatch view of a decoded record. */

@@ -4,7 +4,6 @@ import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.spi.mapped.SelectedRegion;
 import dev.hangar.spi.message.MessageConst;
 import dev.hangar.spi.message.MessageSysFlag;
-import dev.hangar.spi.message.StoredMessage;
 import dev.hangar.spi.store.MessageArrivingListener;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.dispatch.DispatcherChain;
@@ -160,7 +159,7 @@ public final class ReputMessageService implements Runnable {
                 while (pos < limit) {
                     RecordDecoder.Check check = RecordDecoder.check(region.buffer(), pos, limit - pos, false);
                     if (check.kind() == RecordDecoder.Kind.MESSAGE) {
-                        dispatch(RecordDecoder.decode(region.buffer(), pos));
+                        dispatch(RecordDecoder.toDispatchRequest(region.buffer(), pos));
                         pos += check.size();
                         reputFromOffset = from + pos;
                         dispatchedNow++;
@@ -183,18 +182,20 @@ public final class ReputMessageService implements Runnable {
         return dispatchedNow;
     }
 
-    private void dispatch(StoredMessage m) {
-        long tagsCode = RecordDecoder.tagsCode(m);
-        if (MessageConst.SCHEDULE_TOPIC.equals(m.topic())) {
-            tagsCode = delayLevels.deliverTimestamp(levelOf(m), m.storeTimestamp());
+    private void dispatch(DispatchRequest request) {
+        if (MessageConst.SCHEDULE_TOPIC.equals(request.topic())) {
+            long deliverAt = delayLevels.deliverTimestamp(levelOf(request), request.storeTimestamp());
+            request = new DispatchRequest(request.topic(), request.queueId(), request.commitLogOffset(),
+                    request.msgSize(), deliverAt, request.storeTimestamp(), request.consumeQueueOffset(),
+                    request.keys(), request.uniqKey(), request.sysFlag(), request.preparedTransactionOffset(),
+                    request.properties(), request.bornTimestamp());
         }
-        DispatchRequest request = RecordDecoder.toDispatchRequest(m, tagsCode);
         dispatchers.dispatch(request);
         stats.recordDispatched();
-        if (MessageSysFlag.takesQueueOffset(m.sysFlag())) {
+        if (MessageSysFlag.takesQueueOffset(request.sysFlag())) {
             for (MessageArrivingListener l : listeners) {
                 try {
-                    l.arriving(m.topic(), m.queueId(), m.queueOffset() + 1);
+                    l.arriving(request.topic(), request.queueId(), request.consumeQueueOffset() + 1);
                 } catch (RuntimeException e) {
                     LOG.warn("arrival listener failed: {}", e.toString());
                 }
@@ -202,8 +203,8 @@ public final class ReputMessageService implements Runnable {
         }
     }
 
-    private static int levelOf(StoredMessage m) {
-        String v = m.property(MessageConst.DELAY_TIME_LEVEL);
+    private static int levelOf(DispatchRequest m) {
+        String v = m.properties().get(MessageConst.DELAY_TIME_LEVEL);
         try {
             return v == null ? 1 : Integer.parseInt(v);
         } catch (NumberFormatException e) {
