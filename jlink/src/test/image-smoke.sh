@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Smoke test of the jlink'd image: the launcher contract (../shared/tools/contract-smoke, DESIGN.md §6) plus
+# what only the image can get wrong: every provider module linked, conf/ and plugins/ in place, logs kept off
+# stdout. Build the image first:  cd <project root> && mvn -o -q -pl module-launcher,jlink install
+# Usage: jlink/src/test/image-smoke.sh   (from anywhere; CONTRACT_SMOKE=path overrides the contract script)
+set -u
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$root" || exit 2
+image=jlink/target/maven-jlink/default
+launcher=$image/bin/store-launcher
+smoke=${CONTRACT_SMOKE:-$root/../shared/tools/contract-smoke}
+[ -x "$launcher" ] || { echo "no image at $image: build it first (mvn -o -q -pl module-launcher,jlink install)"; exit 2; }
+plugin_jar=$(ls examples/tag-counter/target/hangar-example-tag-counter-*.jar 2>/dev/null | grep -v sources | head -1)
+
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+failed=0
+check() { if eval "$2" >/dev/null 2>&1; then echo "ok:   $1"; else failed=$((failed+1)); echo "FAIL: $1"; fi; }
+
+check "conf/tinylog.properties in the image" "[ -f '$image/conf/tinylog.properties' ]"
+check "plugins/ folder with its README" "[ -f '$image/plugins/README.txt' ]"
+check "every built-in provider is linked" "'$launcher' plugins --json | python3 -c '
+import json, sys
+found = {(p[\"spi\"], p[\"name\"]) for p in json.load(sys.stdin)}
+need = {(\"PutMessageLockProvider\", \"reentrant\"), (\"PutMessageLockProvider\", \"spin\"),
+        (\"MappedStorageProvider\", \"mmap\"), (\"MappedStorageProvider\", \"transient-pool\"),
+        (\"FlushCommitLogServiceProvider\", \"realtime\"), (\"FlushCommitLogServiceProvider\", \"group-commit\"),
+        (\"FlushCommitLogServiceProvider\", \"commit-realtime\"),
+        (\"CommitLogDispatcherProvider\", \"consume-queue\"), (\"CommitLogDispatcherProvider\", \"index\")}
+sys.exit(0 if need <= found else 1)'"
+check "logs go to stderr, never stdout (--verbose)" "'$launcher' --verbose --store '$tmp/v' put --topic V --body v --json | python3 -c '
+import json, sys
+lines = sys.stdin.read().splitlines()
+sys.exit(0 if len(lines) == 1 and json.loads(lines[0])[\"status\"] == \"PUT_OK\" else 1)'"
+check "the store writes its log under <store>/logs/" "[ -s '$tmp/v/logs/hangar.log' ]"
+check "the native library (JNA mlock) works in the image" "'$launcher' --verbose --store '$tmp/w' -DwarmMapedFileEnable=true -DmappedFileSizeCommitLog=1048576 put --topic W --body w 2>&1 | grep -q 'locked in memory: true'"
+
+if [ -n "$plugin_jar" ]; then
+  mkdir -p "$tmp/plugins" && cp "$plugin_jar" "$tmp/plugins/"
+  check "a plugin jar in a plugins folder is loaded in its own module layer" "'$launcher' --plugins '$tmp/plugins' plugins --json | python3 -c '
+import json, sys
+p = [x for x in json.load(sys.stdin) if x[\"name\"] == \"tag-counter\"]
+sys.exit(0 if p and p[0][\"plugin\"] and p[0][\"module\"] == \"dev.hangar.example.tagcounter\" else 1)'"
+  check "the plugin dispatcher receives the records" "'$launcher' --plugins '$tmp/plugins' --store '$tmp/p' -Ddispatchers=consume-queue,index,tag-counter put --topic P --tag red --body x && grep -q 'P/red=1' '$tmp/p/tag-counter/counts.properties'"
+else
+  failed=$((failed+1)); echo "FAIL: the example plugin jar was not built (examples/tag-counter/target)"
+fi
+
+if [ -x "$smoke" ]; then
+  echo "--- contract-smoke"
+  "$smoke" "$launcher"
+  contract=$?
+else
+  echo "--- contract-smoke not found at $smoke (set CONTRACT_SMOKE): skipped"
+  contract=0
+fi
+echo "--- image checks: $failed failed"
+[ "$failed" = 0 ] && [ "$contract" = 0 ]

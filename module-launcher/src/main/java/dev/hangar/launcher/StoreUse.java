@@ -1,0 +1,11 @@
+package dev.hangar.launcher;
+
+/** How a command uses the store directory; decides whether it gets a log file under {@code <store>/logs/}. */
+public enum StoreUse {
+    /** Opens no store ({@code plugins}, {@code config}). */
+    NONE,
+    /** Reads an existing store and refuses a missing one ({@code get}, {@code query}, {@code stat}). */
+    EXISTING,
+    /** Opens the store, creating it when missing ({@code put}, {@code bench}). */
+    CREATE
+}

@@ -1,0 +1,20 @@
+/**
+ * {@code store-launcher}: layers the configuration (defaults, properties file, {@code HANGAR_*} environment,
+ * {@code -D} flags), assembles the store from the providers found at run time, and offers the operator's
+ * commands (DESIGN.md §6). The provider modules (mmap, flush, dispatch, plugins) and the logging backend are
+ * not required here: they are found by {@link java.util.ServiceLoader} through {@code dev.hangar.store}.
+ */
+module dev.hangar.launcher {
+    requires dev.hangar.store;
+    requires info.picocli;
+    requires jdk.httpserver;
+    requires org.slf4j;
+
+    // picocli sets the annotated option fields and creates the command objects reflectively
+    opens dev.hangar.launcher to info.picocli;
+    opens dev.hangar.launcher.command to info.picocli;
+
+    exports dev.hangar.launcher;
+    exports dev.hangar.launcher.config;
+    exports dev.hangar.launcher.json;
+}
