@@ -22,6 +22,8 @@ module dev.hangar.store {
     exports dev.hangar.store.reput;
     exports dev.hangar.store.dispatch;
     exports dev.hangar.store.put;
+    exports dev.hangar.store.clean;
+    exports dev.hangar.store.verify;
     exports dev.hangar.store.schedule;
 
     uses dev.hangar.spi.lock.PutMessageLockProvider;

@@ -30,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Hangar's {@link MessageStore}: checks and encodes puts, appends them to the CommitLog, hands them to the flush
@@ -38,6 +40,7 @@ import java.util.concurrent.ExecutionException;
  * ({@link StoreRuntime}), recovers and starts the services.
  */
 public final class DefaultMessageStore implements MessageStore {
+    private static final long JOIN_GRACE_MILLIS = 30_000;
     private final StoreConfig config;
     private final StoreAssembly assembly;
     private final InetSocketAddress storeHost;
@@ -132,6 +135,14 @@ public final class DefaultMessageStore implements MessageStore {
         return runtime;
     }
 
+    /**
+     * RocketMQ's manual clean: the next 20 retention passes delete expired CommitLog files whatever the hour; the
+     * first runs now, on this thread. Returns the CommitLog files that first pass deleted.
+     */
+    public int executeDeleteFilesManually() {
+        return readable().retention().executeDeleteFilesManually();
+    }
+
     /** Nested maps and numbers describing the store, JSON-ready (for {@code stat}, {@code /v1/stats}). */
     public Map<String, Object> statsSnapshot() {
         return StatsSnapshot.of(this);
@@ -149,9 +160,13 @@ public final class DefaultMessageStore implements MessageStore {
         return join(asyncPutMessages(batch));
     }
 
-    private static PutMessageResult join(CompletableFuture<PutMessageResult> f) {
+    /** Waits for a put, bounded: the flush service's own deadline is syncFlushTimeout, this is the backstop. */
+    private PutMessageResult join(CompletableFuture<PutMessageResult> f) {
         try {
-            return f.get();
+            return f.get(config.get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT) + JOIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return PutMessageResult.refused(PutMessageStatus.UNKNOWN_ERROR,
+                    "the flush service did not answer within syncFlushTimeout + " + JOIN_GRACE_MILLIS + " ms");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return PutMessageResult.refused(PutMessageStatus.UNKNOWN_ERROR, "interrupted while waiting for the flush");
@@ -234,11 +249,23 @@ public final class DefaultMessageStore implements MessageStore {
                     + encoder.encodedLength() + " bytes does not fit in a commit-log file of "
                     + rt.commitLog().queue().mappedFileSize() + " bytes"), begin, 0);
         }
-        AppendMessageResult r = rt.commitLog().append(encoder, topic, queueId, MessageSysFlag.takesQueueOffset(sysFlag));
-        if (r.status() != AppendMessageStatus.PUT_OK) {
-            return done(new PutMessageResult(PutMessageStatus.CREATE_MAPPED_FILE_FAILED, r,
-                    "could not create a commit-log file (disk full or not writable?)"), begin, 0);
+        AppendMessageResult r;
+        try {
+            r = rt.commitLog().append(encoder, topic, queueId, MessageSysFlag.takesQueueOffset(sysFlag));
+        } catch (InternalError e) {
+            if (e.getMessage() == null || !e.getMessage().contains("unsafe memory access")) {
+                throw e;
+            }
+            // a SIGBUS on a mapped page: the file system could not back it, the disk is full
+            rt.retention().diskMonitor().onWriteFault(e);
+            return done(PutMessageResult.refused(PutMessageStatus.UNKNOWN_ERROR, flags.reason()), begin, 0);
         }
+        if (r.status() != AppendMessageStatus.PUT_OK) {
+            boolean diskFull = rt.retention().diskMonitor().onFileCreationFailed(rt.commitLog().queue().mappedFileSize());
+            return done(new PutMessageResult(PutMessageStatus.CREATE_MAPPED_FILE_FAILED, r, diskFull ? flags.reason()
+                    : "could not create a commit-log file (disk full or not writable?)"), begin, 0);
+        }
+        rt.retention().diskMonitor().onAppended(r.wroteBytes());
         rt.reput().wakeup();
         CompletableFuture<PutMessageStatus> flushed = rt.flushService().handle(r.wroteOffset() + r.wroteBytes(), waitForFlush);
         if (flushed.isDone()) {

@@ -51,7 +51,10 @@ final class StatsSnapshot {
         out.put("dispatch", dispatch);
         out.put("flush", flush(rt.flushStatistics()));
         out.put("queues", queues(rt.dispatchers().view(ConsumeQueueView.class).orElse(null)));
-        out.put("disk", disk(rt.root().toFile()));
+        Map<String, Object> disk = disk(rt.root().toFile());
+        disk.putAll(rt.retention().diskSnapshot());
+        out.put("disk", disk);
+        out.put("retention", rt.retention().snapshot());
         RecoveryReport r = rt.recoveryReport();
         if (r != null) {
             Map<String, Object> rec = new LinkedHashMap<>();

@@ -16,6 +16,12 @@ import dev.hangar.store.assembly.StoreAssembly;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.commitlog.CommitLogFlushTarget;
 import dev.hangar.store.commitlog.TopicQueueOffsets;
+import dev.hangar.store.clean.CleanCommitLogService;
+import dev.hangar.store.clean.CleanConsumeQueueService;
+import dev.hangar.store.clean.DiskSpaceMonitor;
+import dev.hangar.store.clean.DiskUsageProbe;
+import dev.hangar.store.clean.RetentionPolicy;
+import dev.hangar.store.clean.RetentionService;
 import dev.hangar.store.dispatch.DispatcherChain;
 import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.read.MessageReader;
@@ -32,6 +38,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -62,6 +69,7 @@ public final class StoreRuntime implements AutoCloseable {
     private final FlushConsumeQueueService flushConsumeQueue;
     private final MessageReader reader;
     private final RecoveryReport recoveryReport;
+    private final RetentionService retention;
 
     private StoreRuntime(Builder b) {
         this.root = b.root;
@@ -79,6 +87,7 @@ public final class StoreRuntime implements AutoCloseable {
         this.flushConsumeQueue = b.flushConsumeQueue;
         this.reader = b.reader;
         this.recoveryReport = b.report;
+        this.retention = b.retention;
     }
 
     /** Mutable parts while opening, so a failure half-way can close what was opened. */
@@ -98,6 +107,7 @@ public final class StoreRuntime implements AutoCloseable {
         FlushConsumeQueueService flushConsumeQueue;
         MessageReader reader;
         RecoveryReport report;
+        RetentionService retention;
 
         void closeQuietly() {
             try {
@@ -185,7 +195,8 @@ public final class StoreRuntime implements AutoCloseable {
                 ? b.checkpoint.minTimestampIndex() : b.checkpoint.minTimestamp();
         ConsumeQueueView cqView = b.dispatchers.view(ConsumeQueueView.class).orElse(null);
         RecoveryReport report = new CommitLogRecovery(b.commitLogQueue, config.get(StoreConfigKeys.CHECK_CRC_ON_RECOVER),
-                cqView == null ? null : cqView::maxOffset).recover(lastExitOk, minTs, offsets);
+                cqView == null ? null : cqView::maxOffset).recover(lastExitOk, minTs, b.dispatchers.minDurableOffset(),
+                offsets);
         long end = report.endOffset();
         b.dispatchers.truncate(end);
 
@@ -224,7 +235,20 @@ public final class StoreRuntime implements AutoCloseable {
                 config.get(StoreConfigKeys.FLUSH_CONSUME_QUEUE_LEAST_PAGES),
                 config.get(StoreConfigKeys.FLUSH_CONSUME_QUEUE_THOROUGH_INTERVAL));
         b.flushConsumeQueue.start();
+        b.retention = newRetention(b);
+        b.retention.start();
         return new StoreRuntime(b);
+    }
+
+    /** Retention and the disk watch; the first disk check runs now, so a store opened on a full disk refuses puts. */
+    private static RetentionService newRetention(Builder b) {
+        RetentionPolicy policy = RetentionPolicy.from(b.config);
+        Path watched = Files.isDirectory(b.commitLogQueue.directory()) ? b.commitLogQueue.directory() : b.root;
+        DiskSpaceMonitor disk = new DiskSpaceMonitor(watched, DiskUsageProbe.fileSystem(), b.flags, policy);
+        disk.check();
+        CommitLog commitLog = b.commitLog;
+        return new RetentionService(new CleanCommitLogService(b.commitLogQueue, disk, policy, Clock.systemDefaultZone()),
+                new CleanConsumeQueueService(commitLog::getMinOffset, b.dispatchers), disk, policy);
     }
 
     private static void createAbortFile(Path root) {
@@ -241,6 +265,7 @@ public final class StoreRuntime implements AutoCloseable {
     /** Stops every service, flushes everything, and removes the abort marker when the store is consistent. */
     @Override
     public void close() {
+        retention.shutdown();
         reput.shutdown(10_000);
         flushService.shutdown();
         flushConsumeQueue.shutdown();
@@ -302,5 +327,10 @@ public final class StoreRuntime implements AutoCloseable {
 
     public RecoveryReport recoveryReport() {
         return recoveryReport;
+    }
+
+    /** Retention passes and the disk-space watch. */
+    public RetentionService retention() {
+        return retention;
     }
 }

@@ -51,6 +51,16 @@ public final class CommitLogRecovery {
      * @param offsets          raised with every queue offset found
      */
     public RecoveryReport recover(boolean lastExitOk, long checkpointMinTs, TopicQueueOffsets offsets) {
+        return recover(lastExitOk, checkpointMinTs, Long.MAX_VALUE, offsets);
+    }
+
+    /**
+     * @param dispatchedHint after a clean shutdown, the offset every dispatcher holds durably: the scan starts at
+     *                       the file holding it (at most three files back), so a clean restart reads one file
+     *                       however large the store
+     */
+    public RecoveryReport recover(boolean lastExitOk, long checkpointMinTs, long dispatchedHint,
+                                  TopicQueueOffsets offsets) {
         long begin = System.currentTimeMillis();
         List<MappedFile> files = queue.mappedFiles();
         if (files.isEmpty()) {
@@ -58,7 +68,7 @@ public final class CommitLogRecovery {
             queue.setCommittedWhere(0);
             return new RecoveryReport(!lastExitOk, 0, 0, 0, 0, null, 0, 0, 0, System.currentTimeMillis() - begin);
         }
-        int startIndex = lastExitOk ? Math.max(0, files.size() - NORMAL_RECOVERY_FILES)
+        int startIndex = lastExitOk ? normalStartIndex(files, dispatchedHint)
                 : abnormalStartIndex(files, checkpointMinTs);
         long scanStart = files.get(startIndex).fileFromOffset();
         long processOffset = scanStart;
@@ -115,6 +125,17 @@ public final class CommitLogRecovery {
         }
         return new RecoveryReport(!lastExitOk, scanned, messages, scanStart, processOffset, reason, dropped,
                 Math.min(firstMissing, processOffset), 0, System.currentTimeMillis() - begin);
+    }
+
+    /** The file holding {@code hint}, but no more than three files back (RocketMQ scans the last three). */
+    private static int normalStartIndex(List<MappedFile> files, long hint) {
+        int start = Math.max(0, files.size() - NORMAL_RECOVERY_FILES);
+        for (int i = files.size() - 1; i > start; i--) {
+            if (files.get(i).fileFromOffset() <= hint) {
+                return i;
+            }
+        }
+        return start;
     }
 
     /** The newest file whose first record is stored at or before the checkpoint, else the first file. */

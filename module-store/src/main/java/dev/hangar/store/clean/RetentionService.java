@@ -1,0 +1,151 @@
+package dev.hangar.store.clean;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs retention: the disk check every second on its own thread (so a long deletion never delays setting or
+ * clearing DISK_FULL), and every {@code cleanResourceInterval} a pass of {@link CleanCommitLogService} followed by
+ * {@link CleanConsumeQueueService}. The first pass comes after at most a minute (RocketMQ waits a minute), sooner
+ * when the interval is shorter. {@link #executeDeleteFilesManually()} runs a pass at once on the caller's thread.
+ *
+ * <p>Thread-safety: thread-safe; passes are serialised. {@link #shutdown()} interrupts a pass in progress (the
+ * file queue stops between two deletions) and waits for the threads.
+ */
+public final class RetentionService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RetentionService.class);
+    static final long DISK_CHECK_INTERVAL_MILLIS = 1000;
+    static final long MAX_FIRST_PASS_DELAY_MILLIS = 60_000;
+    private static final long SHUTDOWN_WAIT_MILLIS = 10_000;
+
+    private final CleanCommitLogService commitLog;
+    private final CleanConsumeQueueService consumeQueues;
+    private final DiskSpaceMonitor disk;
+    private final RetentionPolicy policy;
+    private final ScheduledExecutorService scheduler;
+    private volatile long lastPassMillis;
+
+    public RetentionService(CleanCommitLogService commitLog, CleanConsumeQueueService consumeQueues,
+                            DiskSpaceMonitor disk, RetentionPolicy policy) {
+        this.commitLog = commitLog;
+        this.consumeQueues = consumeQueues;
+        this.disk = disk;
+        this.policy = policy;
+        AtomicInteger n = new AtomicInteger();
+        this.scheduler = Executors.newScheduledThreadPool(2, r -> {
+            Thread t = new Thread(r, "hangar-retention-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public DiskSpaceMonitor diskMonitor() {
+        return disk;
+    }
+
+    public CleanCommitLogService commitLogCleaner() {
+        return commitLog;
+    }
+
+    public CleanConsumeQueueService consumeQueueCleaner() {
+        return consumeQueues;
+    }
+
+    public void start() {
+        scheduler.scheduleWithFixedDelay(this::checkDisk, DISK_CHECK_INTERVAL_MILLIS, DISK_CHECK_INTERVAL_MILLIS,
+                TimeUnit.MILLISECONDS);
+        long first = Math.min(MAX_FIRST_PASS_DELAY_MILLIS, policy.cleanIntervalMillis());
+        scheduler.scheduleWithFixedDelay(this::scheduledPass, first, policy.cleanIntervalMillis(), TimeUnit.MILLISECONDS);
+        LOG.info("retention: files kept {} h, deleted at hours {}, disk limits {}% (clean) / {}% (forcibly) / {}% "
+                        + "(refuse puts), a pass every {} ms", policy.fileReservedMillis() / 3_600_000L,
+                policy.deleteHours(), policy.diskMaxUsedPercent(), policy.cleanForciblyPercent(),
+                policy.warningPercent(), policy.cleanIntervalMillis());
+    }
+
+    private void checkDisk() {
+        try {
+            disk.check();
+        } catch (RuntimeException e) {
+            LOG.error("disk check failed", e);
+        }
+    }
+
+    private void scheduledPass() {
+        try {
+            runPass();
+        } catch (RuntimeException e) {
+            LOG.error("retention pass failed; the next one is in {} ms", policy.cleanIntervalMillis(), e);
+        }
+    }
+
+    /** One pass now: CommitLog files, a hanged file, then ConsumeQueue and index data. Returns CommitLog files deleted. */
+    public synchronized int runPass() {
+        int deleted = commitLog.run().deleted();
+        consumeQueues.run();
+        lastPassMillis = System.currentTimeMillis();
+        return deleted;
+    }
+
+    /**
+     * RocketMQ's manual clean: the next {@value RetentionPolicy#MANUAL_PASSES} passes (each deleting at most
+     * {@value RetentionPolicy#MAX_FILES_PER_PASS} files) delete expired files whatever the hour. The first runs now,
+     * on the caller's thread; the rest follow on the schedule.
+     *
+     * @return CommitLog files deleted by the first pass
+     */
+    public int executeDeleteFilesManually() {
+        commitLog.requestManualPasses(RetentionPolicy.MANUAL_PASSES);
+        return runPass();
+    }
+
+    /** JSON-ready state for stats. */
+    public Map<String, Object> snapshot() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("fileReservedHours", policy.fileReservedMillis() / 3_600_000L);
+        m.put("deleteHours", policy.deleteHours().stream().sorted().toList());
+        m.put("cleanIntervalMillis", policy.cleanIntervalMillis());
+        m.put("cleanFileForciblyEnable", policy.cleanFileForciblyEnable());
+        m.put("filesDeleted", commitLog.totalDeleted());
+        m.put("lastPassMillis", lastPassMillis);
+        m.put("lastPassDeleted", commitLog.lastPass().deleted());
+        m.put("manualPassesLeft", commitLog.manualPassesLeft());
+        return m;
+    }
+
+    /** JSON-ready disk state for stats: thresholds and the last measurement. */
+    public Map<String, Object> diskSnapshot() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("maxUsedPercent", policy.diskMaxUsedPercent());
+        m.put("cleanForciblyPercent", policy.cleanForciblyPercent());
+        m.put("warningPercent", policy.warningPercent());
+        DiskSpaceMonitor.DiskState s = disk.lastState();
+        if (s != null) {
+            m.put("full", s.full());
+            m.put("cleanImmediately", s.cleanImmediately());
+            m.put("spaceToDelete", s.spaceToDelete());
+        }
+        return m;
+    }
+
+    public void shutdown() {
+        scheduler.shutdownNow();
+        try {
+            if (!scheduler.awaitTermination(SHUTDOWN_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                LOG.warn("retention threads did not stop within {} ms", SHUTDOWN_WAIT_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        shutdown();
+    }
+}

@@ -1,0 +1,182 @@
+package dev.hangar.store.verify;
+
+import dev.hangar.store.format.CommitLogRecordFormat;
+import dev.hangar.store.format.RecordDecoder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Walks every CommitLog file record by record, read-only: magic, body CRC and length arithmetic (the checks of
+ * recovery), the PHYSICALOFFSET field against the record's real position, BLANK records reaching the end of their
+ * file, zeros only after the end of the data, file names contiguous and file sizes equal to the configured size.
+ *
+ * <p>Not thread-safe: one walk.
+ */
+final class CommitLogVerifier {
+    static final String COMMIT_LOG_FILES = "commitLogFiles";
+    static final String BLANK_RECORDS = "blankRecords";
+    /** Window for reading: the largest record plus slack, so a record is checked in one piece. */
+    private static final int MIN_WINDOW = 1 << 20;
+    private static final int RECORD_SLACK = 128 * 1024;
+
+    private final Path dir;
+    private final int fileSize;
+    private final int window;
+    private final boolean uncleanShutdown;
+    private final ReportCollector report;
+
+    CommitLogVerifier(Path dir, int fileSize, int maxMessageSize, boolean uncleanShutdown, ReportCollector report) {
+        this.dir = dir;
+        this.fileSize = fileSize;
+        this.window = (int) Math.min(fileSize, Math.max(MIN_WINDOW, (long) maxMessageSize + RECORD_SLACK));
+        this.uncleanShutdown = uncleanShutdown;
+        this.report = report;
+    }
+
+    /** How a file's walk ended. */
+    private record Outcome(long validEnd, boolean logEnds) {
+    }
+
+    CommitLogExtent verify() throws IOException {
+        TreeMap<Long, Path> files = NumberedFiles.list(dir, 20, report);
+        NumberedFiles.checkContiguous(files, fileSize, "commit-log", report);
+        TreeMap<Long, Long> validEnds = new TreeMap<>();
+        boolean ended = false;
+        long end = files.isEmpty() ? 0 : files.firstKey();
+        DataAfterEnd after = new DataAfterEnd();
+        for (Map.Entry<Long, Path> e : files.entrySet()) {
+            long start = e.getKey();
+            Path path = e.getValue();
+            report.count(VerifyReport.FILES, 1);
+            report.count(COMMIT_LOG_FILES, 1);
+            long length = Files.size(path);
+            if (length != fileSize) {
+                report.error(path, -1, "the file is " + length + " bytes but mappedFileSizeCommitLog is " + fileSize
+                        + ": the store refuses to load a commit log with a file of the wrong size");
+            }
+            try (FileWindow w = FileWindow.open(path, window)) {
+                if (ended) {
+                    long nonZero = w.firstNonZero(0);
+                    if (nonZero >= 0) {
+                        after.add(path, nonZero);
+                    }
+                    validEnds.put(start, start);
+                    continue;
+                }
+                Outcome o = walk(start, path, w);
+                validEnds.put(start, start + o.validEnd());
+                end = o.logEnds() ? start + o.validEnd() : start + w.size();
+                ended = o.logEnds();
+            }
+        }
+        after.report(end);
+        long min = files.isEmpty() ? -1 : files.firstKey();
+        return new CommitLogExtent(files, validEnds, min, end);
+    }
+
+    /** Files past the end of the log that still hold data: one finding for all of them. */
+    private final class DataAfterEnd {
+        private Path first;
+        private long firstPosition;
+        private Path last;
+        private int files;
+
+        void add(Path path, long position) {
+            if (first == null) {
+                first = path;
+                firstPosition = position;
+            }
+            last = path;
+            files++;
+        }
+
+        void report(long end) {
+            if (files > 0) {
+                report.error(first, firstPosition, "data after the end of the log (commit-log offset " + end + ") in "
+                        + (files == 1 ? "this file" : "this file and " + (files - 1) + " later ones, up to "
+                        + last.getFileName()) + ": recovery ends the log there and deletes them");
+            }
+        }
+    }
+
+    private Outcome walk(long start, Path path, FileWindow w) throws IOException {
+        long size = w.size();
+        long pos = 0;
+        while (true) {
+            if (pos >= size) {
+                // RocketMQ always leaves room for a BLANK record; a file filled to the last byte is odd but readable
+                report.warning(path, pos, "the file is filled to its end without a BLANK record");
+                return new Outcome(pos, false);
+            }
+            int idx = w.ensure(pos, 8);
+            long left = size - pos;
+            ByteBuffer buf = w.buffer();
+            if (w.available(pos) >= 8) {
+                int total = buf.getInt(idx + CommitLogRecordFormat.TOTAL_SIZE_OFFSET);
+                int magic = buf.getInt(idx + CommitLogRecordFormat.MAGIC_CODE_OFFSET);
+                if (magic == CommitLogRecordFormat.MESSAGE_MAGIC_CODE && total > w.available(pos) && total <= left) {
+                    idx = w.ensure(pos, total);
+                    buf = w.buffer();
+                }
+            }
+            int available = (int) Math.min(w.available(pos), left);
+            RecordDecoder.Check check = RecordDecoder.check(buf, idx, available, true);
+            switch (check.kind()) {
+                case MESSAGE -> {
+                    long field = buf.getLong(idx + CommitLogRecordFormat.PHYSICAL_OFFSET_OFFSET);
+                    if (field != start + pos) {
+                        report.error(path, pos, "the record at commit-log offset " + (start + pos)
+                                + " says in its PHYSICALOFFSET field that it is at " + field);
+                    }
+                    report.count(VerifyReport.RECORDS, 1);
+                    report.count(VerifyReport.BYTES, check.size());
+                    pos += check.size();
+                }
+                case BLANK -> {
+                    report.count(BLANK_RECORDS, 1);
+                    if (pos + check.size() != size) {
+                        report.error(path, pos, "the BLANK record at commit-log offset " + (start + pos) + " claims "
+                                + check.size() + " bytes but " + left + " are left in the file");
+                    }
+                    return new Outcome(pos, false);
+                }
+                case END -> {
+                    long nonZero = w.firstNonZero(pos);
+                    if (nonZero >= 0) {
+                        report.error(path, pos, "zeros at commit-log offset " + (start + pos) + ", then data again at "
+                                + (start + nonZero) + ": recovery ends the log at the zeros and loses what follows");
+                    }
+                    return new Outcome(pos, true);
+                }
+                default -> {
+                    invalid(start, path, w, pos, buf.getInt(idx), check.reason());
+                    return new Outcome(pos, true);
+                }
+            }
+        }
+    }
+
+    /**
+     * An invalid record ends the log for recovery. After an unclean shutdown, a damaged last record followed only
+     * by zeros is the torn tail of the last append: recovery trims it, nothing acknowledged is lost (a warning).
+     * Anywhere else it is damage, and everything after it is lost (an error).
+     */
+    private void invalid(long start, Path path, FileWindow w, long pos, int total, String reason) throws IOException {
+        long left = w.size() - pos;
+        long claimedEnd = total >= 8 && total <= left ? pos + total : Math.min(w.size(), pos + 8);
+        long dataAfter = w.firstNonZero(claimedEnd);
+        String where = "invalid record at commit-log offset " + (start + pos) + ": " + reason;
+        if (uncleanShutdown && dataAfter < 0) {
+            report.warning(path, pos, where + "; the last shutdown was not clean, so this is likely the torn tail "
+                    + "of the last write, which recovery trims");
+        } else {
+            report.error(path, pos, where + "; recovery ends the log here and drops the " + (w.size() - pos)
+                    + " bytes from there to the end of the file" + (dataAfter >= 0 ? " (data follows at "
+                    + (start + dataAfter) + ")" : ""));
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package dev.hangar.store.verify;
+
+import static dev.hangar.store.verify.ConsumeQueueUnitFormat.UNIT_SIZE;
+
+import dev.hangar.store.format.CommitLogRecordFormat;
+import dev.hangar.store.verify.CommitLogRecordReader.RecordHeader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * Checks every ConsumeQueue under {@code consumequeue/<topic>/<queueId>/}, read-only: file sizes and names, and
+ * every unit: it must point at a real record of the CommitLog whose topic and queue id are the queue's, whose
+ * TOTALSIZE is the unit's size and whose QUEUEOFFSET is the unit's index. Blank pre-fill units are fine; units
+ * pointing below the CommitLog's first offset are expired (their messages went with retention) and reported once
+ * per queue as info.
+ *
+ * <p>Not thread-safe: one verification.
+ */
+final class ConsumeQueueVerifier {
+    static final String CONSUME_QUEUES = "consumeQueues";
+    static final String CONSUME_QUEUE_FILES = "consumeQueueFiles";
+    static final String BLANK_UNITS = "blankUnits";
+    static final String EXPIRED_UNITS = "expiredUnits";
+    /** Read window: a whole number of units, about 1 MiB. */
+    private static final int WINDOW = UNIT_SIZE * 52_428;
+
+    private final Path dir;
+    private final int fileSize;
+    private final CommitLogExtent commitLog;
+    private final ReportCollector report;
+
+    ConsumeQueueVerifier(Path dir, int fileSize, CommitLogExtent commitLog, ReportCollector report) {
+        this.dir = dir;
+        this.fileSize = fileSize;
+        this.commitLog = commitLog;
+        this.report = report;
+    }
+
+    void verify() throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (CommitLogRecordReader records = new CommitLogRecordReader(commitLog)) {
+            for (Path topicDir : directories(dir)) {
+                for (Path queueDir : directories(topicDir)) {
+                    String name = queueDir.getFileName().toString();
+                    if (!name.chars().allMatch(Character::isDigit) || name.isEmpty() || name.length() > 9) {
+                        report.warning(queueDir, -1, "unexpected directory: a queue directory is named by its queue id");
+                        continue;
+                    }
+                    verifyQueue(topicDir.getFileName().toString(), Integer.parseInt(name), queueDir, records);
+                }
+            }
+        }
+    }
+
+    private List<Path> directories(Path parent) throws IOException {
+        List<Path> out = new ArrayList<>();
+        try (Stream<Path> entries = Files.list(parent)) {
+            for (Path p : entries.sorted().toList()) {
+                if (Files.isDirectory(p)) {
+                    out.add(p);
+                } else {
+                    report.warning(p, -1, "unexpected file: ConsumeQueue files live in consumequeue/<topic>/<queueId>/");
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Per-queue progress across its files. */
+    private static final class QueueWalk {
+        final String topic;
+        final int queueId;
+        boolean ended;
+        long endedAtQueueOffset;
+        long previousCommitLogOffset = -1;
+        long expired;
+        long pastEnd;
+        long firstPastEnd;
+        Path firstPastEndFile;
+        long firstPastEndPosition;
+
+        QueueWalk(String topic, int queueId) {
+            this.topic = topic;
+            this.queueId = queueId;
+        }
+    }
+
+    private void verifyQueue(String topic, int queueId, Path queueDir, CommitLogRecordReader records)
+            throws IOException {
+        report.count(CONSUME_QUEUES, 1);
+        TreeMap<Long, Path> files = NumberedFiles.list(queueDir, 20, report);
+        NumberedFiles.checkContiguous(files, fileSize, "ConsumeQueue", report);
+        QueueWalk q = new QueueWalk(topic, queueId);
+        for (Map.Entry<Long, Path> e : files.entrySet()) {
+            report.count(VerifyReport.FILES, 1);
+            report.count(CONSUME_QUEUE_FILES, 1);
+            Path path = e.getValue();
+            long length = Files.size(path);
+            if (length != fileSize) {
+                report.error(path, -1, "the file is " + length + " bytes but the ConsumeQueue file size is " + fileSize
+                        + " (mappedFileSizeConsumeQueue rounded up to whole 20-byte units)");
+            }
+            try (FileWindow w = FileWindow.open(path, WINDOW)) {
+                if (q.ended) {
+                    long nonZero = w.firstNonZero(0);
+                    if (nonZero >= 0) {
+                        report.error(path, nonZero, "units after the end of the queue (queue offset "
+                                + q.endedAtQueueOffset + "): recovery ends the queue there and drops them");
+                    }
+                    continue;
+                }
+                walkUnits(e.getKey(), path, w, q, records);
+            }
+        }
+        if (q.pastEnd > 0) {
+            report.error(q.firstPastEndFile, q.firstPastEndPosition, q.pastEnd + " units of " + topic + "/" + queueId
+                    + " from queue offset " + q.firstPastEnd + " on point past the end of the valid commit log ("
+                    + commitLog.maxOffset() + "): their messages are missing and recovery truncates the queue to "
+                    + q.firstPastEnd);
+        }
+        if (q.expired > 0) {
+            report.count(EXPIRED_UNITS, q.expired);
+            report.info(queueDir, -1, q.expired + " units point below the commit log's first offset "
+                    + commitLog.minOffset() + ": their messages were deleted by retention (expired, not an error)");
+        }
+    }
+
+    private void walkUnits(long fileStart, Path path, FileWindow w, QueueWalk q, CommitLogRecordReader records)
+            throws IOException {
+        for (long pos = 0; pos + UNIT_SIZE <= w.size(); pos += UNIT_SIZE) {
+            int idx = w.ensure(pos, UNIT_SIZE);
+            ByteBuffer buf = w.buffer();
+            long target = buf.getLong(idx + ConsumeQueueUnitFormat.COMMIT_LOG_OFFSET_OFFSET);
+            int size = buf.getInt(idx + ConsumeQueueUnitFormat.SIZE_OFFSET);
+            long queueOffset = (fileStart + pos) / UNIT_SIZE;
+            if (ConsumeQueueUnitFormat.isBlank(target, size)) {
+                report.count(BLANK_UNITS, 1);
+                continue;
+            }
+            if (ConsumeQueueUnitFormat.isEnd(target, size)) {
+                long nonZero = w.firstNonZero(pos);
+                if (nonZero >= 0) {
+                    report.error(path, pos, "the unit of queue offset " + queueOffset + " ends the queue (commit-log "
+                            + "offset " + target + ", size " + size + ") but data follows at byte " + nonZero
+                            + ": recovery ends the queue here and drops what follows");
+                }
+                q.ended = true;
+                q.endedAtQueueOffset = queueOffset;
+                return;
+            }
+            report.count(VerifyReport.UNITS, 1);
+            checkUnit(path, pos, queueOffset, target, size, q, records);
+        }
+    }
+
+    private void checkUnit(Path path, long pos, long queueOffset, long target, int size, QueueWalk q,
+                           CommitLogRecordReader records) throws IOException {
+        String unit = "the unit of queue offset " + queueOffset + " (commit-log offset " + target + ", size " + size + ")";
+        if (target <= q.previousCommitLogOffset) {
+            report.error(path, pos, unit + " does not point past the previous unit's commit-log offset "
+                    + q.previousCommitLogOffset + ": units must ascend");
+        }
+        q.previousCommitLogOffset = Math.max(q.previousCommitLogOffset, target);
+        if (commitLog.minOffset() < 0 || target < commitLog.minOffset()) {
+            q.expired++;
+            return;
+        }
+        if (target + size > commitLog.maxOffset() || target + size > commitLog.validEndOfFileHolding(target)) {
+            if (q.pastEnd++ == 0) {
+                q.firstPastEnd = queueOffset;
+                q.firstPastEndFile = path;
+                q.firstPastEndPosition = pos;
+            }
+            return;
+        }
+        RecordHeader r = records.read(target);
+        List<String> wrong = new ArrayList<>();
+        if (r == null) {
+            wrong.add("no record can be read there");
+        } else if (r.magic() != CommitLogRecordFormat.MESSAGE_MAGIC_CODE) {
+            wrong.add(String.format("there is no record start there (magic 0x%08X)", r.magic()));
+        } else {
+            if (r.totalSize() != size) {
+                wrong.add("the record is " + r.totalSize() + " bytes");
+            }
+            if (r.physicalOffset() != target) {
+                wrong.add("the record says it is at " + r.physicalOffset());
+            }
+            if (!q.topic.equals(r.topic())) {
+                wrong.add("the record's topic is " + r.topic());
+            }
+            if (r.queueId() != q.queueId) {
+                wrong.add("the record's queue id is " + r.queueId());
+            }
+            if (r.queueOffset() != queueOffset) {
+                wrong.add("the record's queue offset is " + r.queueOffset());
+            }
+        }
+        if (!wrong.isEmpty()) {
+            report.error(path, pos, unit + " of " + q.topic + "/" + q.queueId + " does not match: "
+                    + String.join(", ", wrong));
+        }
+    }
+}
