@@ -68,8 +68,18 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
         this.path = directory.resolve(fileName);
         Files.createDirectories(directory);
+        boolean created = !Files.exists(path);
         FileChannel opened = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
+        if (created) {
+            try {
+                nativeMemory.preallocate(path, fileSize);
+            } catch (IOException e) {
+                opened.close();
+                Files.deleteIfExists(path);
+                throw e;
+            }
+        }
         try {
             this.mapped = opened.map(FileChannel.MapMode.READ_WRITE, 0, fileSize);
         } catch (IOException | RuntimeException e) {

@@ -5,7 +5,7 @@ import com.sun.jna.NativeLong;
 import com.sun.jna.Pointer;
 
 /**
- * The three libc calls mapped files use, bound through JNA. Lengths are {@code size_t}, which is
+ * The libc calls mapped files use, bound through JNA. Lengths are {@code size_t}, which is
  * {@link NativeLong} on LP64 and ILP32 Linux. Each returns 0 on success and -1 with errno set on failure.
  * Thread-safe (plain libc calls); use it through {@link NativeMemory}, which turns failures into one warning.
  */
@@ -20,4 +20,14 @@ public interface LibC extends Library {
     int munlock(Pointer address, NativeLong length);
 
     int madvise(Pointer address, NativeLong length, int advice);
+
+    /** {@code open} flag: read and write. */
+    int O_RDWR = 2;
+
+    int open(String path, int flags);
+
+    int close(int fd);
+
+    /** Allocates disk blocks for [offset, offset + length); returns 0 or an error number (errno is not set). */
+    int posix_fallocate(int fd, long offset, long length);
 }

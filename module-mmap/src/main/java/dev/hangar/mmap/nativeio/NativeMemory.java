@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
 public final class NativeMemory {
     private static final Logger LOG = LoggerFactory.getLogger(NativeMemory.class);
     private static volatile NativeMemory system;
+    private final java.util.concurrent.atomic.AtomicBoolean preallocateWarned = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** The calls, for one warning per kind. */
     enum Call { MLOCK, MUNLOCK, MADVISE }
@@ -125,6 +126,60 @@ public final class NativeMemory {
             return failed(call, length, Errno.describe(Native.getLastError(), call == Call.MLOCK));
         } catch (LinkageError | RuntimeException e) {
             return failed(call, length, e.toString());
+        }
+    }
+
+    /** Errors of {@code posix_fallocate} that mean the disk (or quota) is full. */
+    private static final int ENOSPC = 28;
+    private static final int EFBIG = 27;
+    private static final int EDQUOT = 122;
+
+    /**
+     * Reserves the disk blocks of a new file so that a full disk fails here, with an IOException, instead of
+     * as a SIGBUS on the first write into a hole of the mapping. Other failures (no JNA, a file system
+     * without fallocate) only warn once: the file stays sparse, as RocketMQ's are.
+     *
+     * @throws IOException the disk has no room for the file
+     */
+    public void preallocate(java.nio.file.Path path, long length) throws IOException {
+        if (libc == null) {
+            preallocateFailed(length, unavailableReason);
+            return;
+        }
+        int fd;
+        try {
+            fd = libc.open(path.toString(), LibC.O_RDWR);
+        } catch (LinkageError | RuntimeException e) {
+            preallocateFailed(length, e.toString());
+            return;
+        }
+        if (fd < 0) {
+            preallocateFailed(length, Errno.describe(Native.getLastError(), false));
+            return;
+        }
+        try {
+            int rc = libc.posix_fallocate(fd, 0, length);
+            if (rc == ENOSPC || rc == EFBIG || rc == EDQUOT) {
+                throw new IOException("No space left on device: cannot reserve " + length + " bytes for " + path
+                        + " (" + Errno.describe(rc, false) + ")");
+            }
+            if (rc != 0) {
+                preallocateFailed(length, Errno.describe(rc, false));
+            }
+        } catch (LinkageError | RuntimeException e) {
+            preallocateFailed(length, e.toString());
+        } finally {
+            libc.close(fd);
+        }
+    }
+
+    private void preallocateFailed(long length, String reason) {
+        failures.incrementAndGet();
+        lastFailure = "posix_fallocate: " + reason;
+        if (preallocateWarned.compareAndSet(false, true)) {
+            warnings.incrementAndGet();
+            LOG.warn("reserving {} bytes of disk for a new mapped file failed: {}. Files stay sparse: a full disk "
+                    + "may then surface as a fault on write", length, reason);
         }
     }
 

@@ -10,9 +10,13 @@ public final class RecordingLibC implements LibC {
     public final AtomicInteger mlocks = new AtomicInteger();
     public final AtomicInteger munlocks = new AtomicInteger();
     public final AtomicInteger madvises = new AtomicInteger();
+    public final AtomicInteger fallocates = new AtomicInteger();
+    /** What posix_fallocate answers: 0, or an error number such as 28 (ENOSPC). */
+    public volatile int fallocateResult;
 
     public RecordingLibC(int returnCode) {
         this.returnCode = returnCode;
+        this.fallocateResult = returnCode == 0 ? 0 : 95; // EOPNOTSUPP
     }
 
     /** Every call fails, as mlock does past RLIMIT_MEMLOCK without CAP_IPC_LOCK. */
@@ -40,5 +44,21 @@ public final class RecordingLibC implements LibC {
     public int madvise(Pointer address, NativeLong length, int advice) {
         madvises.incrementAndGet();
         return returnCode;
+    }
+
+    @Override
+    public int open(String path, int flags) {
+        return 1000;
+    }
+
+    @Override
+    public int close(int fd) {
+        return 0;
+    }
+
+    @Override
+    public int posix_fallocate(int fd, long offset, long length) {
+        fallocates.incrementAndGet();
+        return fallocateResult;
     }
 }
