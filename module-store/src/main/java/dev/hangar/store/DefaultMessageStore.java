@@ -262,8 +262,10 @@ public final class DefaultMessageStore implements MessageStore {
         }
         if (r.status() != AppendMessageStatus.PUT_OK) {
             boolean diskFull = rt.retention().diskMonitor().onFileCreationFailed(rt.commitLog().queue().mappedFileSize());
-            return done(new PutMessageResult(PutMessageStatus.CREATE_MAPPED_FILE_FAILED, r, diskFull ? flags.reason()
-                    : "could not create a commit-log file (disk full or not writable?)"), begin, 0);
+            // a full disk is the store refusing service (as past the 90% line), not a file-creation bug
+            return done(diskFull ? new PutMessageResult(PutMessageStatus.SERVICE_NOT_AVAILABLE, r, flags.reason())
+                    : new PutMessageResult(PutMessageStatus.CREATE_MAPPED_FILE_FAILED, r,
+                    "could not create a commit-log file (not writable?)"), begin, 0);
         }
         rt.retention().diskMonitor().onAppended(r.wroteBytes());
         rt.reput().wakeup();
