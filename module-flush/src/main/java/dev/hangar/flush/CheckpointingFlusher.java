@@ -74,12 +74,17 @@ final class CheckpointingFlusher {
     }
 
     /**
-     * For shutdown: tries up to {@code tries} times, failures included, to flush everything appended. True
-     * when the flushed position reached the written position.
+     * For shutdown: flushes until everything appended is flushed. A flush covers at most one file, so rounds
+     * that make progress do not count; up to {@code tries} rounds that fail or make no progress are allowed.
+     * True when the flushed position reached the written position.
      */
     boolean flushEverything(int tries) {
-        for (int i = 0; i < tries && target.flushedWhere() < target.maxWrotePosition(); i++) {
-            flush(0);
+        int fruitless = 0;
+        while (fruitless < tries && target.flushedWhere() < target.maxWrotePosition()) {
+            long moved = flush(0);
+            if (moved == FAILED || moved == 0) {
+                fruitless++;
+            }
         }
         return target.flushedWhere() >= target.maxWrotePosition();
     }

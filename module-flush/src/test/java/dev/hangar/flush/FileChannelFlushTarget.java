@@ -39,6 +39,8 @@ final class FileChannelFlushTarget implements FlushTarget, AutoCloseable {
     /** Runs inside a force, after fsync and before the flushed position moves. */
     volatile Runnable duringForce = () -> { };
     final AtomicInteger forces = new AtomicInteger();
+    /** When above 0, one force covers at most this many bytes, as a mapped file queue stops at a file end. */
+    volatile long maxBytesPerForce;
 
     FileChannelFlushTarget(Path file, boolean writeBuffered) throws IOException {
         this.channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
@@ -99,7 +101,8 @@ final class FileChannelFlushTarget implements FlushTarget, AutoCloseable {
             channel.force(false);
             forces.incrementAndGet();
             duringForce.run();
-            flushed = end;
+            long limit = maxBytesPerForce;
+            flushed = limit > 0 ? Math.min(end, flushed + limit) : end;
             return false;
         }
     }

@@ -118,6 +118,23 @@ class RealtimeFlushServiceTest {
     }
 
     @Test
+    void shutdownFlushesEverythingEvenWhenEachForceCoversOnlyOneFile() throws Exception {
+        try (FlushFixture f = realtime(3_600_000, 1_000, 3_600_000, false)) {
+            f.service.start();
+            long end = 0;
+            for (int i = 0; i < 30; i++) {
+                end = f.target.append(PAGE, 1_000 + i);
+            }
+            f.target.maxBytesPerForce = PAGE;
+
+            f.service.shutdown();
+
+            assertEquals(end, f.target.flushedWhere(), "30 files' worth, one force each");
+            assertEquals(0, f.statistics.flushFailures());
+        }
+    }
+
+    @Test
     void shutdownWithoutStartStillFlushes() throws Exception {
         try (FlushFixture f = realtime(500, 4, 10_000, true)) {
             long end = f.target.append(10, 1_000);

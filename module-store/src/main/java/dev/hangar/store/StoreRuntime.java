@@ -206,7 +206,7 @@ public final class StoreRuntime implements AutoCloseable {
         boolean sync = config.isSyncFlush();
         MappedFileQueue q = b.commitLogQueue;
         b.reput = new ReputMessageService(commitLog, b.dispatchers,
-                sync ? q::getFlushedWhere : q::getMaxOffset, delayLevels, stats);
+                sync ? q::getFlushedWhere : q::getMaxOffset, q::getMaxWrotePosition, delayLevels, stats);
         long minPhy = Math.max(0, commitLog.getMinOffset());
         long from = Math.min(Math.min(b.dispatchers.minDurableOffset(), end), report.firstUndispatched());
         if (!lastExitOk) {

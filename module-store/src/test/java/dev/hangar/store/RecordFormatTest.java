@@ -42,7 +42,7 @@ class RecordFormatTest {
         m.property("ünïcödé", "值 ✓");
         ByteBuffer b = encodeStamped(m, STORE_V4, 42, 1000, 555L);
 
-        String props = "KEYS\u0001k1 k2\u0002TAGS\u0001TAG1\u0002ünïcödé\u0001值 ✓\u0002";
+        String props = "KEYS\u0001k1 k2\u0002TAGS\u0001TAG1\u0002ünïcödé\u0001值 ✓"; // RocketMQ: no trailing separator
         int propLen = props.getBytes(StandardCharsets.UTF_8).length;
         assertEquals(88 + 5 + 1 + 6 + 2 + propLen, b.getInt(0), "total size");
         assertEquals(CommitLogRecordFormat.MESSAGE_MAGIC_CODE, b.getInt(4));

@@ -166,6 +166,23 @@ final class ConsumeQueue {
         return low;
     }
 
+    /** Index of the first real unit among {@code units} whose record does not end by {@code phyOffset}. */
+    private static int firstUnitEndingPast(ByteBuffer buffer, int units, long phyOffset) {
+        int low = 0;
+        int high = units;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            long offset = ConsumeQueueFormat.commitLogOffset(buffer, mid * UNIT_SIZE);
+            int size = ConsumeQueueFormat.size(buffer, mid * UNIT_SIZE);
+            if (ConsumeQueueFormat.isBlank(offset, size) || offset + size <= phyOffset) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
+    }
+
     /**
      * Writes the unit of queue offset {@code queueOffset}. True when written or already there (a duplicate from
      * re-dispatch); false when no file could be had or the append failed.
@@ -279,8 +296,9 @@ final class ConsumeQueue {
     }
 
     /**
-     * Drops every unit pointing at or past {@code phyOffset} (RocketMQ's truncateDirtyLogicFiles). The dropped
-     * bytes are zeroed, so a later recovery cannot take them for units.
+     * Drops every unit whose record does not end by {@code phyOffset}: those starting at or past it (RocketMQ's
+     * truncateDirtyLogicFiles) and also a unit of a torn record that starts before it but reaches past it, which
+     * RocketMQ leaves behind. The dropped bytes are zeroed, so a later recovery cannot take them for units.
      */
     void truncate(long phyOffset) {
         List<MappedFile> all = files.mappedFiles();
@@ -297,7 +315,7 @@ final class ConsumeQueue {
             int keep;
             try (region) {
                 units = region.size() / UNIT_SIZE;
-                keep = firstUnitAtOrPast(region.buffer(), units, phyOffset);
+                keep = firstUnitEndingPast(region.buffer(), units, phyOffset);
                 if (keep > 0) {
                     int last = (keep - 1) * UNIT_SIZE;
                     long offset = ConsumeQueueFormat.commitLogOffset(region.buffer(), last);

@@ -234,6 +234,14 @@ class ConsumeQueueDispatcherTest {
     }
 
     @Test
+    void truncateAlsoDropsTheUnitOfATornRecordThatReachesPastTheEnd() {
+        dispatchMessages(TOPIC, 0, 0, 25);
+        dispatcher.truncate(phy(13) + MSG_SIZE / 2);
+        assertEquals(13, view.maxOffset(TOPIC, 0), "unit 13 starts before the end but its record is cut off");
+        assertEquals(phy(12) + MSG_SIZE, dispatcher.durableOffset());
+    }
+
+    @Test
     void truncateAtAFileBoundaryLeavesAnEmptyFileAndTheOffsetsGoOn() {
         dispatchMessages(TOPIC, 0, 0, 25);
 

@@ -120,11 +120,15 @@ public final class MessageEncoder {
                 .put(topic);
         int propsLengthAt = buffer.position();
         buffer.putShort((short) 0);
+        boolean first = true;
         for (Map.Entry<String, String> e : m.properties().entrySet()) {
+            if (!first) {
+                buffer.put((byte) MessageConst.PROPERTY_SEPARATOR); // between properties, none after the last: as RocketMQ
+            }
+            first = false;
             putUtf8(e.getKey());
             buffer.put((byte) MessageConst.NAME_VALUE_SEPARATOR);
             putUtf8(e.getValue());
-            buffer.put((byte) MessageConst.PROPERTY_SEPARATOR);
         }
         int propsLength = buffer.position() - propsLengthAt - 2;
         if (propsLength > MAX_PROPERTIES_LENGTH) {

@@ -5,7 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Encodes properties as RocketMQ does: {@code name\u0001value\u0002} for each, UTF-8. */
+/**
+ * Encodes properties as RocketMQ 4.9 does: {@code name\u0001value}, joined by {@code \u0002} (no separator after
+ * the last), UTF-8. Decoding also accepts a trailing separator.
+ */
 public final class MessagePropertiesCodec {
     private MessagePropertiesCodec() {
     }
@@ -16,8 +19,10 @@ public final class MessagePropertiesCodec {
         }
         StringBuilder sb = new StringBuilder(properties.size() * 24);
         for (Map.Entry<String, String> e : properties.entrySet()) {
-            sb.append(e.getKey()).append(MessageConst.NAME_VALUE_SEPARATOR)
-                    .append(e.getValue()).append(MessageConst.PROPERTY_SEPARATOR);
+            if (sb.length() > 0) {
+                sb.append(MessageConst.PROPERTY_SEPARATOR);
+            }
+            sb.append(e.getKey()).append(MessageConst.NAME_VALUE_SEPARATOR).append(e.getValue());
         }
         return sb.toString();
     }

@@ -29,10 +29,13 @@ import org.slf4j.LoggerFactory;
 public final class ReputMessageService implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ReputMessageService.class);
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** Written but not yet visible (a sync flush is under way): look again soon, the flush does not wake us. */
+    private static final long PENDING_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
     private final CommitLog commitLog;
     private final DispatcherChain dispatchers;
     private final LongSupplier visibleEnd;
+    private final LongSupplier writtenEnd;
     private final DelayLevels delayLevels;
     private final StoreStats stats;
     private final List<MessageArrivingListener> listeners = new CopyOnWriteArrayList<>();
@@ -43,12 +46,14 @@ public final class ReputMessageService implements Runnable {
 
     /**
      * @param visibleEnd the offset dispatch may not pass: the readable end, or the flushed end for sync flush
+     * @param writtenEnd the offset appends have reached (at or past {@code visibleEnd})
      */
     public ReputMessageService(CommitLog commitLog, DispatcherChain dispatchers, LongSupplier visibleEnd,
-                               DelayLevels delayLevels, StoreStats stats) {
+                               LongSupplier writtenEnd, DelayLevels delayLevels, StoreStats stats) {
         this.commitLog = commitLog;
         this.dispatchers = dispatchers;
         this.visibleEnd = visibleEnd;
+        this.writtenEnd = writtenEnd;
         this.delayLevels = delayLevels;
         this.stats = stats;
     }
@@ -123,7 +128,8 @@ public final class ReputMessageService implements Runnable {
                 if (dispatchAvailable() == 0) {
                     sleeping = true;
                     if (behindBytes() == 0 && !stopped) {
-                        LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+                        boolean pending = writtenEnd.getAsLong() > visibleEnd.getAsLong();
+                        LockSupport.parkNanos(this, pending ? PENDING_PARK_NANOS : IDLE_PARK_NANOS);
                     }
                     sleeping = false;
                 }

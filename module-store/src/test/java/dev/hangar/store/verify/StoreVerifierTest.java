@@ -46,7 +46,7 @@ class StoreVerifierTest {
             for (int i = 0; i < MESSAGES; i++) {
                 String topic = i % 3 == 0 ? "VerifyB" : "VerifyA";
                 PutMessageResult r = store.putMessage(TestStores.message(topic, i % 2, "body " + i + " "
-                        + "y".repeat(i % 500)).keys("key-" + i).tags("t" + (i % 4)));
+                        + "y".repeat(i % 500 + 64)).keys("key-" + i).tags("t" + (i % 4)));
                 assertTrue(r.isOk(), r.toString());
                 puts.add(r);
             }
