@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs the Hangar vs RocketMQ 4.9.8 store benchmark and writes docs/BENCHMARKS.md.
+#   bench/run.sh            full run (about 10 minutes on 2 cores)
+#   bench/run.sh --quick    smoke run with tiny counts (writes bench/target/BENCHMARKS-quick.md)
+#   bench/run.sh --help     every option
+# Needs the hangar modules in ~/.m2 (mvn install of the reactor) and RocketMQ 4.9.8 in the local repository.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+mvn -q -f "$here/pom.xml" package
+cp="$here/target/classes:$(cat "$here/target/classpath.txt")"
+exec java -Xms2g -Xmx2g -XX:MaxDirectMemorySize=2g \
+  --add-opens java.base/java.nio=ALL-UNNAMED \
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
+  --add-exports java.base/sun.nio.ch=ALL-UNNAMED \
+  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED \
+  --add-opens java.base/java.lang=ALL-UNNAMED \
+  -Dio.netty.leakDetection.level=disabled \
+  -Dhangar.home="$root" \
+  -cp "$cp" dev.hangar.bench.BenchMain "$@"

@@ -1,0 +1,33 @@
+package dev.hangar.bench;
+
+/**
+ * One store engine opened on a fresh directory for one workload run. Writer threads each get their own
+ * {@link Putter}, built before the clock starts; the read methods are polled to decide when every message is
+ * readable. Implementations are thread-safe as their store is.
+ */
+public interface BenchEngine extends AutoCloseable {
+
+    /** "hangar" or "rocketmq". */
+    String name();
+
+    /** A putter for writer thread {@code thread}; prepares whatever messages that thread will put. */
+    Putter putter(int thread);
+
+    /** Messages readable by queue offset: the queues' max offsets summed. */
+    long readableByOffset();
+
+    /** True when a key query finds the message with {@code key}. */
+    boolean findsKey(String key);
+
+    @Override
+    void close();
+
+    /** Puts for one writer thread; not thread-safe. */
+    interface Putter {
+        /** Puts the message (or the batch) starting at message index {@code first}; true when PUT_OK. */
+        boolean put(int first);
+
+        /** Called before each timed put: sets what varies per message, outside the measured window. */
+        void prepare(int first);
+    }
+}

@@ -1,0 +1,156 @@
+package dev.hangar.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one workload once on one engine in a fresh directory, deleted afterwards: writer threads start together,
+ * each put timed and its allocation measured (thread allocation counter read just before and after the store's
+ * call, so building the next message is not counted); then the clock runs until every message is readable by
+ * queue offset and a sample of keys is found by key query.
+ */
+public final class BenchRun {
+    private static final Logger LOG = LoggerFactory.getLogger(BenchRun.class);
+    private static final int KEY_SAMPLE = 64;
+    private static final long READABLE_BOUND_NANOS = 300_000_000_000L;
+
+    /** Creates an engine on a directory. */
+    @FunctionalInterface
+    public interface EngineFactory {
+        BenchEngine open(Path dir, Workload w) throws Exception;
+    }
+
+    private BenchRun() {
+    }
+
+    public static RunResult run(String engineName, EngineFactory factory, Workload w, int round, Path baseDir)
+            throws Exception {
+        Path dir = Files.createTempDirectory(baseDir, "hangar-bench-" + engineName + "-");
+        try {
+            BenchEngine engine = factory.open(dir, w);
+            try {
+                return measure(engine, w, round);
+            } finally {
+                engine.close();
+            }
+        } finally {
+            deleteRecursively(dir);
+        }
+    }
+
+    private static RunResult measure(BenchEngine engine, Workload w, int round) throws Exception {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        int n = w.threads();
+        List<BenchEngine.Putter> putters = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            putters.add(engine.putter(t));
+        }
+        LatencyRecorder[] latencies = new LatencyRecorder[n];
+        long[] allocated = new long[n];
+        AtomicLong failures = new AtomicLong();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> writers = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            int thread = t;
+            latencies[t] = new LatencyRecorder();
+            Thread writer = new Thread(() -> {
+                BenchEngine.Putter putter = putters.get(thread);
+                LatencyRecorder lat = latencies[thread];
+                long alloc = 0;
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                for (int c = 0; c < w.callsPerThread(); c++) {
+                    int first = w.first(thread, c);
+                    putter.prepare(first);
+                    long a0 = threads.getCurrentThreadAllocatedBytes();
+                    long t0 = System.nanoTime();
+                    boolean ok = putter.put(first);
+                    long t1 = System.nanoTime();
+                    alloc += threads.getCurrentThreadAllocatedBytes() - a0;
+                    lat.record(t1 - t0);
+                    if (!ok) {
+                        failures.incrementAndGet();
+                    }
+                }
+                allocated[thread] = alloc;
+            }, "bench-writer-" + t);
+            writers.add(writer);
+            writer.start();
+        }
+        System.gc();
+        long begin = System.nanoTime();
+        start.countDown();
+        for (Thread writer : writers) {
+            writer.join();
+        }
+        long putsDone = System.nanoTime();
+        awaitReadable(engine, w, begin);
+        long readable = System.nanoTime();
+        putters.clear();
+
+        LatencyRecorder all = new LatencyRecorder();
+        long totalAlloc = 0;
+        for (int t = 0; t < n; t++) {
+            all.add(latencies[t]);
+            totalAlloc += allocated[t];
+        }
+        System.gc();
+        long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        int messages = w.effectiveMessages();
+        RunResult r = new RunResult(engine.name(), w.name(), round, messages, w.messageSize(), readable - begin,
+                putsDone - begin, readable - putsDone, all.percentile(0.50), all.percentile(0.99),
+                all.percentile(0.999), all.maxNanos(), (double) totalAlloc / messages, heap, failures.get());
+        LOG.info("{} {} round {}: {} msg/s, p99.9 {} us, dispatch {} ms, {} B/msg allocated, {} failures",
+                w.name(), engine.name(), round, Math.round(r.messagesPerSecond()), r.p999Nanos() / 1000,
+                r.dispatchNanos() / 1_000_000, Math.round(r.allocPerMessage()), r.failures());
+        return r;
+    }
+
+    /** Polls until the queues hold every message and every sampled key is found by a key query. */
+    private static void awaitReadable(BenchEngine engine, Workload w, long begin) throws InterruptedException {
+        int messages = w.effectiveMessages();
+        List<String> pending = new ArrayList<>();
+        for (int i = 0; i < KEY_SAMPLE; i++) {
+            pending.add(Workload.key((int) ((long) i * (messages - 1) / (KEY_SAMPLE - 1))));
+        }
+        while (true) {
+            if (engine.readableByOffset() >= messages) {
+                pending.removeIf(engine::findsKey);
+                if (pending.isEmpty()) {
+                    return;
+                }
+            }
+            if (System.nanoTime() - begin > READABLE_BOUND_NANOS) {
+                throw new IllegalStateException(engine.name() + " " + w.name() + ": only " + engine.readableByOffset()
+                        + " of " + messages + " messages readable by offset, keys not found: " + pending);
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

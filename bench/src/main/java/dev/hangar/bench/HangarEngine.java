@@ -1,0 +1,93 @@
+package dev.hangar.bench;
+
+import dev.hangar.spi.config.StoreConfig;
+import dev.hangar.spi.message.Message;
+import dev.hangar.spi.message.MessageConst;
+import dev.hangar.store.DefaultMessageStore;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Hangar's {@link DefaultMessageStore} with the built-in providers, configured for a {@link Workload}. */
+public final class HangarEngine implements BenchEngine {
+    private final DefaultMessageStore store;
+    private final Workload workload;
+
+    public HangarEngine(Path dir, Workload w, int commitLogFileSize) {
+        this.workload = w;
+        StoreConfig.Builder b = StoreConfig.builder()
+                .set("storePathRootDir", dir.toString(), "bench")
+                .set("mappedFileSizeCommitLog", Integer.toString(commitLogFileSize), "bench")
+                .set("flushDiskType", w.syncFlush() ? "SYNC_FLUSH" : "ASYNC_FLUSH", "bench");
+        if (w.lock() != Workload.Lock.DEFAULT) {
+            b.set("putMessageLock", w.lock() == Workload.Lock.SPIN ? "spin" : "reentrant", "bench");
+        }
+        if (w.transientPool()) {
+            b.set("mappedFile", "transient-pool", "bench").set("transientStorePoolSize", "3", "bench");
+        }
+        store = new DefaultMessageStore(b.build());
+        store.start();
+    }
+
+    @Override
+    public String name() {
+        return "hangar";
+    }
+
+    @Override
+    public Putter putter(int thread) {
+        byte[] body = Bodies.of(workload.messageSize(), thread);
+        if (workload.batchSize() == 1) {
+            Message m = new Message(Workload.TOPIC, body).tags(Workload.TAG).keys("placeholder");
+            return new Putter() {
+                @Override
+                public void prepare(int first) {
+                    m.queueId(workload.queueOf(first)).property(MessageConst.KEYS, Workload.key(first))
+                            .bornTimestamp(System.currentTimeMillis());
+                }
+
+                @Override
+                public boolean put(int first) {
+                    return store.putMessage(m).isOk();
+                }
+            };
+        }
+        List<Message> batch = new ArrayList<>();
+        for (int j = 0; j < workload.batchSize(); j++) {
+            batch.add(new Message(Workload.TOPIC, body).tags(Workload.TAG).keys("placeholder"));
+        }
+        return new Putter() {
+            @Override
+            public void prepare(int first) {
+                int queue = workload.queueOf(first);
+                for (int j = 0; j < batch.size(); j++) {
+                    batch.get(j).queueId(queue).property(MessageConst.KEYS, Workload.key(first + j));
+                }
+            }
+
+            @Override
+            public boolean put(int first) {
+                return store.putMessages(batch).isOk();
+            }
+        };
+    }
+
+    @Override
+    public long readableByOffset() {
+        long sum = 0;
+        for (int q = 0; q < Workload.QUEUES; q++) {
+            sum += store.getMaxOffsetInQueue(Workload.TOPIC, q);
+        }
+        return sum;
+    }
+
+    @Override
+    public boolean findsKey(String key) {
+        return !store.queryMessage(Workload.TOPIC, key, 1, 0, Long.MAX_VALUE).messages().isEmpty();
+    }
+
+    @Override
+    public void close() {
+        store.shutdown();
+    }
+}

@@ -1,0 +1,69 @@
+package dev.hangar.bench;
+
+import java.util.List;
+
+/**
+ * One benchmark workload, run the same way on both engines: {@code messages} puts of {@code messageSize}-byte
+ * bodies from {@code threads} writer threads, each message with one unique key and one tag, on 8 queues of one
+ * topic; {@code batchSize} > 1 puts that many messages per call. Immutable.
+ *
+ * @param lock          which put lock: the engine's default, or spin / reentrant on both engines
+ * @param transientPool write into a pooled direct buffer committed to the file (both engines' transient pool)
+ */
+public record Workload(String name, String title, int messageSize, int threads, int messages, int batchSize,
+                       boolean syncFlush, Lock lock, boolean transientPool) {
+
+    /** The put lock a workload asks for. */
+    public enum Lock { DEFAULT, SPIN, REENTRANT }
+
+    public static final String TOPIC = "BenchTopic";
+    public static final int QUEUES = 8;
+    public static final String TAG = "TagA";
+
+    /** Every workload; {@code quick} shrinks the counts for a smoke run. */
+    public static List<Workload> all(boolean quick) {
+        int k = quick ? 200 : 1;
+        return List.of(
+                new Workload("async-1k-4t", "async flush, 1 KiB, 4 threads", 1024, 4, 2_000_000 / k, 1, false,
+                        Lock.DEFAULT, false),
+                new Workload("async-128b-4t", "async flush, 128 B, 4 threads", 128, 4, 5_000_000 / k, 1, false,
+                        Lock.DEFAULT, false),
+                new Workload("async-1k-16t-spin", "async flush, 1 KiB, 16 threads, spin lock", 1024, 16,
+                        1_000_000 / k, 1, false, Lock.SPIN, false),
+                new Workload("async-1k-16t-reentrant", "async flush, 1 KiB, 16 threads, reentrant lock", 1024, 16,
+                        1_000_000 / k, 1, false, Lock.REENTRANT, false),
+                new Workload("transient-pool-1k-4t", "async flush, transient store pool, 1 KiB, 4 threads", 1024, 4,
+                        3_000_000 / k, 1, false, Lock.DEFAULT, true),
+                new Workload("sync-1k-16t", "sync flush, 1 KiB, 16 threads", 1024, 16, 150_000 / k, 1, true,
+                        Lock.DEFAULT, false),
+                new Workload("sync-1k-64t", "sync flush, 1 KiB, 64 threads", 1024, 64, 400_000 / k, 1, true,
+                        Lock.DEFAULT, false),
+                new Workload("batch32-256b-4t", "async flush, batches of 32 x 256 B, 4 threads", 256, 4,
+                        8_000_000 / k, 32, false, Lock.DEFAULT, false));
+    }
+
+    /** Puts (calls) each thread makes. */
+    public int callsPerThread() {
+        return messages / batchSize / threads;
+    }
+
+    /** Messages actually put: rounded down to whole batches per thread. */
+    public int effectiveMessages() {
+        return callsPerThread() * batchSize * threads;
+    }
+
+    /** Index of the first message of writer {@code thread}'s {@code call}-th put. */
+    public int first(int thread, int call) {
+        return (thread * callsPerThread() + call) * batchSize;
+    }
+
+    /** The queue of the message (or batch) starting at message index {@code first}. */
+    public int queueOf(int first) {
+        return (first / batchSize) % QUEUES;
+    }
+
+    /** The unique key of message {@code i}. */
+    public static String key(int i) {
+        return "bk-" + i;
+    }
+}
