@@ -8,6 +8,8 @@ module dev.hangar.launcher {
     requires dev.hangar.store;
     requires info.picocli;
     requires jdk.httpserver;
+    // sun.misc.Signal: serve exits 0 on SIGINT/SIGTERM after its clean shutdown
+    requires jdk.unsupported;
     requires org.slf4j;
 
     // picocli sets the annotated option fields and creates the command objects reflectively
@@ -16,5 +18,6 @@ module dev.hangar.launcher {
 
     exports dev.hangar.launcher;
     exports dev.hangar.launcher.config;
+    exports dev.hangar.launcher.http;
     exports dev.hangar.launcher.json;
 }

@@ -63,6 +63,16 @@ public final class LoggingSetup {
         }
     }
 
+    /**
+     * Keeps the backend's writers open until the JVM ends. {@code serve} logs its shutdown from its own shutdown
+     * hook, which would otherwise race the backend's hook closing the log file ("Stream Closed"). Safe because the
+     * writers are synchronous and unbuffered (no writing thread, no {@code buffered} in the configuration): every
+     * entry is on disk when the call returns. Call before {@link #configure}.
+     */
+    public static void keepWritersOpenAtExit() {
+        setIfAbsent(TINYLOG + "autoshutdown", "false");
+    }
+
     /** {@code conf/tinylog.properties} of the running image, or null. */
     static Path imageConfiguration() {
         String home = System.getProperty("java.home");

@@ -1,12 +1,15 @@
 package dev.hangar.launcher;
 
 import dev.hangar.launcher.command.BenchCommand;
+import dev.hangar.launcher.command.CleanCommand;
 import dev.hangar.launcher.command.ConfigCommand;
 import dev.hangar.launcher.command.GetCommand;
 import dev.hangar.launcher.command.PluginsCommand;
 import dev.hangar.launcher.command.PutCommand;
 import dev.hangar.launcher.command.QueryCommand;
+import dev.hangar.launcher.command.ServeCommand;
 import dev.hangar.launcher.command.StatCommand;
+import dev.hangar.launcher.command.VerifyCommand;
 import dev.hangar.launcher.config.ConfigLoader;
 import dev.hangar.spi.config.ConfigException;
 import dev.hangar.spi.config.StoreConfig;
@@ -43,9 +46,14 @@ import picocli.CommandLine.UnmatchedArgumentException;
 @Command(name = "store-launcher", mixinStandardHelpOptions = true, versionProvider = LauncherVersion.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Hangar: a RocketMQ-compatible message store on memory-mapped files.",
-        subcommands = {PutCommand.class, GetCommand.class, QueryCommand.class, StatCommand.class,
-                BenchCommand.class, PluginsCommand.class, ConfigCommand.class},
+        subcommands = {ServeCommand.class, BenchCommand.class, PutCommand.class, GetCommand.class, QueryCommand.class,
+                StatCommand.class, VerifyCommand.class, CleanCommand.class, PluginsCommand.class, ConfigCommand.class},
         footer = {"",
+                "Examples:",
+                "  store-launcher --store /data/hangar serve --port 8080",
+                "  store-launcher --store /tmp/s -DflushDiskType=SYNC_FLUSH bench --threads 8",
+                "  store-launcher --store /data/hangar verify --json",
+                "",
                 "Configuration precedence: defaults < --config FILE < HANGAR_* environment < -Dkey=value < --store.",
                 "HANGAR_FLUSH_DISK_TYPE=SYNC_FLUSH sets flushDiskType. `store-launcher config --doc` lists every key.",
                 "JVM options (e.g. -Dhangar.log.level=debug) go in JDK_JAVA_OPTIONS."})

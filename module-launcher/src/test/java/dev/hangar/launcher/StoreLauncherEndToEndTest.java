@@ -193,11 +193,10 @@ class StoreLauncherEndToEndTest {
                 "--queues", "2", "--batch", "4", "--json");
         assertEquals(0, bench.code(), bench.toString());
         Map<String, Object> figures = json(bench.lines().get(0));
-        for (String field : List.of("messages", "failed", "putSeconds", "putTps", "mbPerSecond", "dispatchedSeconds",
-                "latencyMicros", "flushes", "messagesPerFlush", "putMessageLock", "flushService", "mappedFile")) {
-            assertTrue(figures.containsKey(field), field + " missing: " + figures);
-        }
+        assertHasEveryBenchField(figures);
         assertEquals(2000L, figures.get("messages"));
+        assertEquals(4L, figures.get("batch"));
+        assertEquals("call start", figures.get("latencyFrom"));
         assertEquals(0L, figures.get("failed"));
         assertTrue(((Map<?, ?>) figures.get("latencyMicros")).keySet().containsAll(List.of("p50", "p99", "p999", "max")));
         assertEquals("reentrant", figures.get("putMessageLock"));
@@ -211,6 +210,55 @@ class StoreLauncherEndToEndTest {
         LauncherRun query = onStore("query", "--topic", "BenchTopic1", "--key", "key-1999", "--json");
         assertEquals(0, query.code(), query.toString());
         assertEquals("key-1999", json(query.lines().get(0)).get("keys"));
+    }
+
+    private static final List<String> BENCH_FIELDS = List.of("messages", "failed", "putSeconds", "putTps",
+            "mbPerSecond", "dispatchedSeconds", "latencyMicros", "flushes", "messagesPerFlush", "putMessageLock",
+            "flushService", "mappedFile");
+
+    private static void assertHasEveryBenchField(Map<String, Object> figures) {
+        for (String field : BENCH_FIELDS) {
+            assertTrue(figures.containsKey(field), field + " missing: " + figures);
+        }
+        assertTrue(((Map<?, ?>) figures.get("latencyMicros")).keySet().containsAll(List.of("p50", "p99", "p999", "max")));
+    }
+
+    @Test
+    void benchAtAFixedRateForADurationMeasuresLatencyFromTheIntendedSendTime() {
+        LauncherRun bench = onStore("bench", "--rate", "1000", "--duration", "1", "--size", "64", "--threads", "2",
+                "--json");
+        assertEquals(0, bench.code(), bench.toString());
+        Map<String, Object> figures = json(bench.lines().get(0));
+        assertHasEveryBenchField(figures);
+        // message n is due n ms after the start: exactly those due within the second are sent
+        assertEquals(1000L, figures.get("messages"));
+        assertEquals(0L, figures.get("failed"));
+        assertEquals(1000L, figures.get("rate"));
+        assertEquals(1L, figures.get("durationSeconds"));
+        assertEquals("intended send time", figures.get("latencyFrom"));
+        Map<?, ?> latency = (Map<?, ?>) figures.get("latencyMicros");
+        assertTrue((Long) latency.get("p50") <= (Long) latency.get("p99") && (Long) latency.get("p99") <= (Long) latency.get("max"));
+        LauncherRun get = onStore("get", "--topic", "BenchTopic0", "--queue", "3", "--max", "1000", "--json");
+        assertEquals(250, get.lines().size(), "every fourth message went to queue 3");
+    }
+
+    @Test
+    void benchRefusesMessagesAndDurationTogether() {
+        LauncherRun bench = onStore("bench", "--messages", "10", "--duration", "1");
+        assertEquals(2, bench.code(), bench.toString());
+        assertTrue(bench.errorLines().get(0).contains("not both"), bench.toString());
+        assertFalse(Files.exists(store()), "refused before the store was opened");
+    }
+
+    @Test
+    void everyCommandHasHelpWithExamples() {
+        for (String command : List.of("serve", "bench", "put", "get", "query", "stat", "verify", "clean", "plugins",
+                "config")) {
+            LauncherRun help = LauncherRun.of(Map.of(), "", command, "--help");
+            assertEquals(0, help.code(), help.toString());
+            assertTrue(help.out().contains("Usage: store-launcher " + command), help.toString());
+            assertTrue(help.out().contains("Examples:"), command + " --help has examples:\n" + help.out());
+        }
     }
 
     @Test
@@ -233,7 +281,8 @@ class StoreLauncherEndToEndTest {
         assertTrue(version.out().startsWith("store-launcher (Hangar) "), version.toString());
         LauncherRun help = LauncherRun.of(Map.of(), "", "--help");
         assertEquals(0, help.code());
-        for (String command : List.of("put", "get", "query", "stat", "bench", "plugins", "config")) {
+        for (String command : List.of("serve", "put", "get", "query", "stat", "verify", "clean", "bench", "plugins",
+                "config")) {
             assertTrue(help.out().contains(command), command + " missing from --help");
         }
     }

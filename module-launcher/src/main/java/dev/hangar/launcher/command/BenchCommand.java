@@ -7,6 +7,7 @@ import dev.hangar.launcher.command.BenchWorkload.Outcome;
 import dev.hangar.launcher.command.BenchWorkload.Plan;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.spi.flush.FlushStatistics;
 import dev.hangar.store.DefaultMessageStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,25 +18,37 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code bench}: writes {@code --messages} messages from {@code --threads} threads into the configured store,
- * then waits until every one is readable by queue offset (the queues' max offsets) and by key (a sample of
- * keys, and no dispatch lag), and prints throughput, latency and flush figures (see {@link BenchReport}).
- * Exits 1 when a put failed. *
+ * {@code bench}: writes {@code --messages} messages (or for {@code --duration} seconds) from {@code --threads}
+ * threads into the configured store, optionally in batches ({@code --batch}) and at a fixed arrival rate
+ * ({@code --rate}), then waits until every one is readable by queue offset (the queues' max offsets) and by key (a
+ * sample of keys, and no dispatch lag), and prints throughput, latency and flush figures (see {@link BenchReport}).
+ * On a terminal a progress line is refreshed every second on stderr. Exits 1 when a put failed.
+ *
  * <p>One instance per invocation, used by one thread.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Load-test the store: put throughput and latency, time until everything is readable.")
+        description = {"Load-test the store: put throughput and latency, time until everything is readable.",
+                "With --rate, latency is measured from each message's intended send time (no coordinated omission)."},
+        footer = {"", "Examples:",
+                "  store-launcher --store /tmp/b bench --messages 1000000 --threads 8 --batch 16",
+                "  store-launcher --store /tmp/b -DflushDiskType=SYNC_FLUSH \\",
+                "      bench --rate 20000 --duration 30 --json",
+                "  store-launcher --store b -DputMessageLock=spin -DmappedFile=transient-pool \\",
+                "      bench --threads 16"})
 public final class BenchCommand implements Callable<Integer> {
     /** How long to wait for the last message to become readable after the puts. */
     static final Duration READABLE_WAIT = Duration.ofSeconds(120);
-    /** Keys looked up to prove the index is complete. */
-    static final int KEY_SAMPLES = 64;
+    static final int DEFAULT_MESSAGES = 100_000;
 
     @ParentCommand
     private StoreLauncher launcher;
 
-    @Option(names = "--messages", paramLabel = "N", defaultValue = "100000", description = "Messages to put (default ${DEFAULT-VALUE})")
-    private int messages;
+    @Option(names = "--messages", paramLabel = "N", description = "Messages to put (default " + DEFAULT_MESSAGES
+            + " unless --duration is given)")
+    private Integer messages;
+
+    @Option(names = "--duration", paramLabel = "S", description = "Put for this many seconds instead of a number of messages")
+    private Integer duration;
 
     @Option(names = "--size", paramLabel = "BYTES", defaultValue = "1024", description = "Body size (default ${DEFAULT-VALUE})")
     private int size;
@@ -49,33 +62,45 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--queues", paramLabel = "N", defaultValue = "4", description = "Queues per topic (default ${DEFAULT-VALUE})")
     private int queues;
 
-    @Option(names = "--batch", paramLabel = "N", defaultValue = "1", description = "Messages per put call (default ${DEFAULT-VALUE})")
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "1", description = "Messages per put call (putMessages; default ${DEFAULT-VALUE})")
     private int batch;
+
+    @Option(names = "--rate", paramLabel = "N", defaultValue = "0",
+            description = "Fixed arrival rate in messages/s across all threads; 0 = as fast as possible (default)")
+    private int rate;
 
     @Option(names = "--json", description = "One JSON object")
     private boolean json;
 
     @Override
     public Integer call() throws InterruptedException {
+        // the options are checked before prepare() creates the store's log folder
+        Plan plan = plan(launcher.config());
         StoreConfig config = launcher.prepare("warn", StoreUse.CREATE);
-        Plan plan = plan(config);
         try (StoreSession session = StoreSession.open(launcher, config, StoreUse.CREATE)) {
             DefaultMessageStore store = session.store();
+            FlushStatistics flush = store.runtime().flushStatistics();
             long[] baseline = maxOffsets(store, plan);
+            long flushesBefore = flush.flushes();
             long wallStart = System.currentTimeMillis();
             long start = System.nanoTime();
-            Outcome outcome = new BenchWorkload(store, plan, StoreSession.putBound(config)).run();
-            awaitReadable(store, plan, outcome, baseline, wallStart);
+            BenchWorkload workload = new BenchWorkload(store, plan, StoreSession.putBound(config));
+            Outcome outcome;
+            try (BenchProgress progress = new BenchProgress(System.console() != null, launcher.err(),
+                    workload::okMessagesSoFar, store::dispatchBehindBytes, flush::flushes, plan.size())) {
+                outcome = workload.run();
+                awaitReadable(store, plan, outcome, baseline, wallStart);
+            }
             long readableNanos = System.nanoTime() - start;
-            BenchReport report = new BenchReport(plan, outcome, readableNanos, store.statsSnapshot(),
+            BenchReport report = new BenchReport(plan, outcome, readableNanos, flush.flushes() - flushesBefore,
                     store.chosenProviders(), config, session.directory());
             if (json) {
                 report.printJson(launcher.out());
             } else {
                 report.printTable(launcher.out());
             }
-            if (outcome.okMessages() < plan.messages()) {
-                launcher.err().println("error: " + outcome.failedMessages(plan.messages()) + " of " + plan.messages()
+            if (outcome.failedMessages() > 0) {
+                launcher.err().println("error: " + outcome.failedMessages() + " of " + outcome.attemptedMessages()
                         + " messages were not put" + (outcome.firstError() == null ? "" : "; first: " + outcome.firstError()));
                 return 1;
             }
@@ -85,11 +110,18 @@ public final class BenchCommand implements Callable<Integer> {
 
     private Plan plan(StoreConfig config) {
         List<String> problems = new ArrayList<>();
-        if (messages < 1) {
+        if (messages != null && duration != null) {
+            problems.add("give --messages or --duration, not both");
+        }
+        if (messages != null && messages < 1) {
             problems.add("--messages must be 1 or more");
         }
-        if (size < 1 || size > config.get(StoreConfigKeys.MAX_MESSAGE_SIZE)) {
-            problems.add("--size must be from 1 to maxMessageSize (" + config.get(StoreConfigKeys.MAX_MESSAGE_SIZE) + ")");
+        if (duration != null && (duration < 1 || duration > 86_400)) {
+            problems.add("--duration must be from 1 to 86400 seconds");
+        }
+        int maxSize = config.get(StoreConfigKeys.MAX_MESSAGE_SIZE);
+        if (size < 1 || size > maxSize) {
+            problems.add("--size must be from 1 to maxMessageSize (" + maxSize + ")");
         }
         if (threads < 1 || threads > 1024) {
             problems.add("--threads must be from 1 to 1024");
@@ -103,10 +135,14 @@ public final class BenchCommand implements Callable<Integer> {
         if (batch < 1 || batch > 1024) {
             problems.add("--batch must be from 1 to 1024");
         }
+        if (rate < 0) {
+            problems.add("--rate must be 0 (as fast as possible) or more");
+        }
         if (!problems.isEmpty()) {
             throw new LauncherException(String.join("; ", problems), null, StoreLauncher.EXIT_USAGE);
         }
-        return new Plan(messages, size, threads, topics, queues, batch);
+        int count = duration != null ? 0 : messages != null ? messages : DEFAULT_MESSAGES;
+        return new Plan(count, duration != null ? duration : 0, size, threads, topics, queues, batch, rate);
     }
 
     private static long[] maxOffsets(DefaultMessageStore store, Plan plan) {
@@ -122,7 +158,7 @@ public final class BenchCommand implements Callable<Integer> {
     /** Waits until every message put is readable by queue offset and a sample of them by key. */
     private static void awaitReadable(DefaultMessageStore store, Plan plan, Outcome outcome, long[] baseline,
                                       long wallStart) {
-        List<Integer> pendingKeys = sampleMessages(plan, outcome);
+        List<Long> pendingChunks = new ArrayList<>(outcome.sampleChunks());
         boolean readable = StoreSession.await(() -> {
             long[] now = maxOffsets(store, plan);
             for (int i = 0; i < now.length; i++) {
@@ -134,35 +170,15 @@ public final class BenchCommand implements Callable<Integer> {
                 return false;
             }
             // keys of earlier runs may be indexed too: only count hits stored during this run
-            pendingKeys.removeIf(n -> !store.queryMessage(Plan.topic(plan.topicIndex(n / plan.batch())), Plan.key(n),
-                    1, wallStart - 1000, Long.MAX_VALUE).messages().isEmpty());
-            return pendingKeys.isEmpty();
+            pendingChunks.removeIf(chunk -> !store.queryMessage(Plan.topic(plan.topicIndex(chunk)),
+                    Plan.key(plan.firstMessage(chunk) + plan.messagesIn(chunk) - 1), 1, wallStart - 1000,
+                    Long.MAX_VALUE).messages().isEmpty());
+            return pendingChunks.isEmpty();
         }, READABLE_WAIT);
         if (!readable) {
             throw new LauncherException("not every message became readable within " + READABLE_WAIT.toSeconds()
                     + " s: dispatch is " + store.dispatchBehindBytes() + " bytes behind, "
-                    + pendingKeys.size() + " sampled keys not found");
+                    + pendingChunks.size() + " sampled keys not found");
         }
-    }
-
-    /** Up to {@link #KEY_SAMPLES} message numbers spread over the chunks that were put. */
-    private static List<Integer> sampleMessages(Plan plan, Outcome outcome) {
-        List<Integer> okChunks = new ArrayList<>();
-        for (int c = 0; c < plan.chunks(); c++) {
-            if (outcome.chunkOk()[c]) {
-                okChunks.add(c);
-            }
-        }
-        List<Integer> samples = new ArrayList<>();
-        int step = Math.max(1, okChunks.size() / KEY_SAMPLES);
-        for (int i = 0; i < okChunks.size() && samples.size() < KEY_SAMPLES; i += step) {
-            int chunk = okChunks.get(i);
-            samples.add(plan.firstMessage(chunk) + plan.messagesIn(chunk) - 1);
-        }
-        if (!okChunks.isEmpty()) {
-            int last = okChunks.get(okChunks.size() - 1);
-            samples.add(plan.firstMessage(last) + plan.messagesIn(last) - 1);
-        }
-        return samples;
     }
 }

@@ -8,16 +8,22 @@ import dev.hangar.spi.config.StoreConfigKeys;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The figures of one {@code bench} run, as one JSON object or a table. Field names of the JSON object:
- * {@code messages, failed, statuses, size, threads, topics, queues, batch, putSeconds, putTps, mbPerSecond
- * (MiB of bodies per second of putting), dispatchedSeconds (from the first put until every message is
- * readable by queue offset and by key), latencyMicros{p50,p99,p999,max,mean} (exact, per put call),
- * flushes, messagesPerFlush, putMessageLock, flushService, mappedFile, dispatchers, flushDiskType, store}.
+ * The figures of one {@code bench} run, as one JSON object or a table. Fields of the JSON object:
+ * <ul>
+ *   <li>{@code messages} (put calls' messages), {@code failed}, {@code statuses{STATUS: n}};</li>
+ *   <li>the workload: {@code size, threads, topics, queues, batch, rate} (target messages/s, 0 = unthrottled),
+ *       {@code durationSeconds} (0 when a number of messages was asked);</li>
+ *   <li>{@code putSeconds, putTps, mbPerSecond} (MiB of bodies per second of putting), {@code dispatchedSeconds}
+ *       (from the first put until every message is readable by queue offset and by key);</li>
+ *   <li>{@code latencyMicros{p50,p99,p999,max,mean}} per put call, within 1.6 % ({@link LatencyRecorder}), measured
+ *       from {@code latencyFrom}: "intended send time" with a rate, else "call start";</li>
+ *   <li>{@code flushes} (during this run), {@code messagesPerFlush}; the providers {@code putMessageLock,
+ *       flushService, mappedFile, dispatchers}; {@code flushDiskType, store}.</li>
+ * </ul>
  * Immutable.
  */
 final class BenchReport {
@@ -25,12 +31,12 @@ final class BenchReport {
 
     private final Map<String, Object> figures = new LinkedHashMap<>();
 
-    BenchReport(Plan plan, Outcome outcome, long readableNanos, Map<String, Object> stats,
-                Map<String, String> providers, StoreConfig config, Path store) {
+    /** @param flushes commit-log flushes during the run */
+    BenchReport(Plan plan, Outcome outcome, long readableNanos, long flushes, Map<String, String> providers,
+                StoreConfig config, Path store) {
         double putSeconds = outcome.putNanos() / 1e9;
-        long flushes = findLong(stats, "flushes");
-        figures.put("messages", plan.messages());
-        figures.put("failed", outcome.failedMessages(plan.messages()));
+        figures.put("messages", outcome.attemptedMessages());
+        figures.put("failed", outcome.failedMessages());
         Map<String, Object> statuses = new LinkedHashMap<>();
         outcome.statuses().forEach((status, count) -> statuses.put(status.name(), count));
         figures.put("statuses", statuses);
@@ -39,17 +45,21 @@ final class BenchReport {
         figures.put("topics", plan.topics());
         figures.put("queues", plan.queues());
         figures.put("batch", plan.batch());
+        figures.put("rate", plan.rate());
+        figures.put("durationSeconds", plan.durationSeconds());
         figures.put("putSeconds", round(putSeconds, 3));
         figures.put("putTps", round(outcome.okMessages() / Math.max(putSeconds, 1e-9), 1));
         figures.put("mbPerSecond", round(outcome.okMessages() * (double) plan.size() / MIB / Math.max(putSeconds, 1e-9), 2));
         figures.put("dispatchedSeconds", round(readableNanos / 1e9, 3));
+        LatencyRecorder l = outcome.latencies();
         Map<String, Object> latency = new LinkedHashMap<>();
-        latency.put("p50", outcome.percentileMicros(0.50));
-        latency.put("p99", outcome.percentileMicros(0.99));
-        latency.put("p999", outcome.percentileMicros(0.999));
-        latency.put("max", outcome.percentileMicros(1.0));
-        latency.put("mean", round(mean(outcome.latenciesMicros()), 1));
+        latency.put("p50", l.percentile(0.50));
+        latency.put("p99", l.percentile(0.99));
+        latency.put("p999", l.percentile(0.999));
+        latency.put("max", l.max());
+        latency.put("mean", round(l.mean(), 1));
         figures.put("latencyMicros", latency);
+        figures.put("latencyFrom", plan.rate() > 0 ? "intended send time" : "call start");
         figures.put("flushes", flushes);
         figures.put("messagesPerFlush", flushes <= 0 ? 0 : round((double) outcome.okMessages() / flushes, 1));
         figures.put("putMessageLock", providers.get("putMessageLock"));
@@ -74,12 +84,15 @@ final class BenchReport {
         row(out, "messages", figures.get("messages") + " x " + figures.get("size") + " B, " + figures.get("failed")
                 + " failed " + figures.get("statuses"));
         row(out, "workload", figures.get("threads") + " threads, " + figures.get("topics") + " topic(s) x "
-                + figures.get("queues") + " queues, batch " + figures.get("batch"));
+                + figures.get("queues") + " queues, batch " + figures.get("batch")
+                + (((Number) figures.get("rate")).longValue() > 0 ? ", rate " + figures.get("rate") + " msg/s" : "")
+                + (((Number) figures.get("durationSeconds")).longValue() > 0 ? ", for " + figures.get("durationSeconds") + " s" : ""));
         row(out, "put", figures.get("putSeconds") + " s, " + figures.get("putTps") + " msg/s, "
                 + figures.get("mbPerSecond") + " MiB/s");
         row(out, "readable after", figures.get("dispatchedSeconds") + " s (by queue offset and by key)");
         row(out, "put latency us", "p50 " + latency.get("p50") + ", p99 " + latency.get("p99") + ", p99.9 "
-                + latency.get("p999") + ", max " + latency.get("max") + ", mean " + latency.get("mean"));
+                + latency.get("p999") + ", max " + latency.get("max") + ", mean " + latency.get("mean")
+                + " (from " + figures.get("latencyFrom") + ")");
         row(out, "flushes", figures.get("flushes") + " (" + figures.get("messagesPerFlush") + " messages per flush)");
         row(out, "providers", "putMessageLock=" + figures.get("putMessageLock") + ", flushService="
                 + figures.get("flushService") + ", mappedFile=" + figures.get("mappedFile") + ", dispatchers="
@@ -94,40 +107,5 @@ final class BenchReport {
     private static double round(double value, int decimals) {
         double scale = Math.pow(10, decimals);
         return Math.round(value * scale) / scale;
-    }
-
-    private static double mean(long[] values) {
-        if (values.length == 0) {
-            return 0;
-        }
-        double sum = 0;
-        for (long v : values) {
-            sum += v;
-        }
-        return sum / values.length;
-    }
-
-    /** The first number named {@code name} anywhere in the nested statistics, or 0. */
-    static long findLong(Object node, String name) {
-        if (node instanceof Map<?, ?> map) {
-            Object direct = map.get(name);
-            if (direct instanceof Number n) {
-                return n.longValue();
-            }
-            for (Object child : map.values()) {
-                long found = findLong(child, name);
-                if (found != 0) {
-                    return found;
-                }
-            }
-        } else if (node instanceof List<?> list) {
-            for (Object child : list) {
-                long found = findLong(child, name);
-                if (found != 0) {
-                    return found;
-                }
-            }
-        }
-        return 0;
     }
 }

@@ -6,46 +6,66 @@ import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.spi.store.PutMessageStatus;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * The put phase of {@code bench}: {@code threads} threads put {@code messages} messages, in calls of
- * {@code batch} messages ("chunks"), spread round-robin over {@code topics} x {@code queues}. Message
- * {@code n} carries the one key {@code key-<n>} and the tag {@link #TAG}.
+ * The put phase of {@code bench}: {@code threads} threads put messages in calls of {@code batch} messages
+ * ("chunks", numbered from 0), spread round-robin over {@code topics} x {@code queues}, until {@code messages} are
+ * put or {@code durationSeconds} have passed. Message {@code n} carries the one key {@code key-<n>} and the tag
+ * {@link #TAG}.
  *
- * <p>Each chunk is taken by exactly one thread and writes only its own slots of the result arrays, so the
- * latencies are exact (one per put call) without locking. Run once per instance from one thread.
+ * <p>With a {@code rate} (messages per second across all threads) chunk {@code c} is due at
+ * {@code start + c * batch / rate}; a thread waits for that time, and its latency is measured from it, not from
+ * when the call began. So when the store stalls, the messages that should have been sent meanwhile count their
+ * wait too (no coordinated omission). Without a rate, latency is from the call.
+ *
+ * <p>Each thread keeps its own tallies (latencies, statuses, sampled chunks), merged after the joins; only the
+ * live totals the progress line reads are shared. Run once per instance from one thread.
  */
 final class BenchWorkload {
     static final String TAG = "bench";
     static final String TOPIC_PREFIX = "BenchTopic";
+    /** Chunks each thread keeps (reservoir-sampled) for the check that their keys are indexed. */
+    static final int KEY_SAMPLES = 64;
 
-    /** What to write. */
-    record Plan(int messages, int size, int threads, int topics, int queues, int batch) {
-        int chunks() {
-            return (messages + batch - 1) / batch;
+    /**
+     * What to write.
+     *
+     * @param messages        messages to put, or 0 to put until {@code durationSeconds} have passed
+     * @param durationSeconds how long to put when {@code messages} is 0
+     * @param rate            messages per second across all threads, or 0 for as fast as possible
+     */
+    record Plan(int messages, int durationSeconds, int size, int threads, int topics, int queues, int batch, int rate) {
+        boolean bounded() {
+            return messages > 0;
         }
 
-        int firstMessage(int chunk) {
+        long chunks() {
+            return bounded() ? (messages + batch - 1) / batch : Long.MAX_VALUE;
+        }
+
+        long firstMessage(long chunk) {
             return chunk * batch;
         }
 
-        int messagesIn(int chunk) {
-            return Math.min(batch, messages - chunk * batch);
+        int messagesIn(long chunk) {
+            return bounded() ? (int) Math.min(batch, messages - chunk * batch) : batch;
         }
 
-        int topicIndex(int chunk) {
-            return chunk % topics;
+        int topicIndex(long chunk) {
+            return (int) (chunk % topics);
         }
 
-        int queueId(int chunk) {
-            return (chunk / topics) % queues;
+        int queueId(long chunk) {
+            return (int) ((chunk / topics) % queues);
         }
 
         /** Index of a (topic, queue) pair in per-queue arrays. */
@@ -53,11 +73,16 @@ final class BenchWorkload {
             return topicIndex * queues + queueId;
         }
 
+        /** With a rate: when chunk {@code chunk} is due, in nanoseconds after the start. */
+        long dueNanos(long chunk) {
+            return (long) (chunk * (double) batch * 1e9 / rate);
+        }
+
         static String topic(int topicIndex) {
             return TOPIC_PREFIX + topicIndex;
         }
 
-        static String key(int message) {
+        static String key(long message) {
             return "key-" + message;
         }
     }
@@ -65,27 +90,41 @@ final class BenchWorkload {
     /**
      * What happened.
      *
-     * @param putNanos         from the first put to the end of the last
-     * @param okMessages       messages put with PUT_OK
-     * @param statuses         messages by put status (exceptions count as UNKNOWN_ERROR)
-     * @param latenciesMicros  one per put call, sorted ascending
-     * @param okPerSlot        PUT_OK messages per (topic, queue) slot
-     * @param chunkOk          per chunk: put with PUT_OK
-     * @param firstError       the first exception or refusal reason, or null
+     * @param putNanos          from the first put to the end of the last
+     * @param attemptedMessages messages in every put call made
+     * @param okMessages        messages put with PUT_OK
+     * @param statuses          messages by put status (exceptions count as UNKNOWN_ERROR)
+     * @param latencies         one value per put call, in microseconds
+     * @param okPerSlot         PUT_OK messages per (topic, queue) slot
+     * @param sampleChunks      chunks put with PUT_OK, sampled over the run, the last of each thread included
+     * @param firstError        the first exception or refusal reason, or null
      */
-    record Outcome(long putNanos, long okMessages, Map<PutMessageStatus, Long> statuses, long[] latenciesMicros,
-                   long[] okPerSlot, boolean[] chunkOk, String firstError) {
-        long failedMessages(int total) {
-            return total - okMessages;
+    record Outcome(long putNanos, long attemptedMessages, long okMessages, Map<PutMessageStatus, Long> statuses,
+                   LatencyRecorder latencies, long[] okPerSlot, List<Long> sampleChunks, String firstError) {
+        long failedMessages() {
+            return attemptedMessages - okMessages;
         }
+    }
 
-        /** Exact percentile of the put-call latencies, q in [0, 1]. */
-        long percentileMicros(double q) {
-            if (latenciesMicros.length == 0) {
-                return 0;
+    /** One thread's tallies; written by that thread only. */
+    private static final class Tally {
+        final LatencyRecorder latencies = new LatencyRecorder();
+        final long[] messagesByStatus = new long[PutMessageStatus.values().length];
+        final long[] reservoir = new long[KEY_SAMPLES];
+        long okChunks;
+        long lastOkChunk = -1;
+
+        void sampleOk(long chunk) {
+            okChunks++;
+            lastOkChunk = chunk;
+            if (okChunks <= KEY_SAMPLES) {
+                reservoir[(int) okChunks - 1] = chunk;
+            } else {
+                long slot = ThreadLocalRandom.current().nextLong(okChunks);
+                if (slot < KEY_SAMPLES) {
+                    reservoir[(int) slot] = chunk;
+                }
             }
-            int rank = (int) Math.ceil(q * latenciesMicros.length);
-            return latenciesMicros[Math.max(0, Math.min(latenciesMicros.length - 1, rank - 1))];
         }
     }
 
@@ -93,11 +132,12 @@ final class BenchWorkload {
     private final Plan plan;
     private final Duration putBound;
     private final byte[] body;
-    private final long[] latencies;
-    private final PutMessageStatus[] chunkStatus;
     private final AtomicLongArray okPerSlot;
-    private final AtomicInteger nextChunk = new AtomicInteger();
+    private final AtomicLong nextChunk = new AtomicLong();
     private final AtomicReference<String> firstError = new AtomicReference<>();
+    private final LongAdder okMessagesLive = new LongAdder();
+    private volatile long startNanos;
+    private volatile long deadlineNanos;
 
     /** @param putBound how long one put may go unanswered before it counts as failed */
     BenchWorkload(MessageStore store, Plan plan, Duration putBound) {
@@ -108,31 +148,50 @@ final class BenchWorkload {
         for (int i = 0; i < body.length; i++) {
             body[i] = (byte) ('a' + i % 26);
         }
-        this.latencies = new long[plan.chunks()];
-        this.chunkStatus = new PutMessageStatus[plan.chunks()];
         this.okPerSlot = new AtomicLongArray(plan.topics() * plan.queues());
+    }
+
+    /** Messages put with PUT_OK so far; read by the progress line while the run goes on. */
+    long okMessagesSoFar() {
+        return okMessagesLive.sum();
     }
 
     Outcome run() throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
-        long start = System.nanoTime();
+        List<Tally> tallies = new ArrayList<>();
+        startNanos = System.nanoTime();
+        deadlineNanos = plan.bounded() ? 0 : startNanos + plan.durationSeconds() * 1_000_000_000L;
         for (int t = 0; t < plan.threads(); t++) {
-            Thread thread = new Thread(this::putChunks, "bench-put-" + t);
+            Tally tally = new Tally();
+            tallies.add(tally);
+            Thread thread = new Thread(() -> putChunks(tally), "bench-put-" + t);
             threads.add(thread);
             thread.start();
         }
         for (Thread thread : threads) {
             thread.join();
         }
-        long putNanos = System.nanoTime() - start;
-        return outcome(putNanos);
+        return outcome(System.nanoTime() - startNanos, tallies);
     }
 
-    private void putChunks() {
-        for (int chunk = nextChunk.getAndIncrement(); chunk < plan.chunks(); chunk = nextChunk.getAndIncrement()) {
+    private void putChunks(Tally tally) {
+        long deadline = deadlineNanos;
+        for (long chunk = nextChunk.getAndIncrement(); chunk < plan.chunks(); chunk = nextChunk.getAndIncrement()) {
+            long due;
+            if (plan.rate() > 0) {
+                due = startNanos + plan.dueNanos(chunk);
+                if (deadline != 0 && due - deadline >= 0) {
+                    return;
+                }
+                waitUntil(due);
+            } else {
+                due = System.nanoTime();
+                if (deadline != 0 && due - deadline >= 0) {
+                    return;
+                }
+            }
             List<Message> messages = messages(chunk);
             PutMessageStatus status;
-            long began = System.nanoTime();
             try {
                 PutMessageResult result = StoreSession.answer(messages.size() == 1
                         ? store.asyncPutMessage(messages.get(0)) : store.asyncPutMessages(messages), putBound);
@@ -144,43 +203,63 @@ final class BenchWorkload {
                 status = PutMessageStatus.UNKNOWN_ERROR;
                 firstError.compareAndSet(null, e.toString());
             }
-            latencies[chunk] = (System.nanoTime() - began) / 1000;
-            chunkStatus[chunk] = status;
+            tally.latencies.record((System.nanoTime() - due) / 1000);
+            tally.messagesByStatus[status.ordinal()] += messages.size();
             if (status == PutMessageStatus.PUT_OK) {
                 okPerSlot.addAndGet(plan.slot(plan.topicIndex(chunk), plan.queueId(chunk)), messages.size());
+                okMessagesLive.add(messages.size());
+                tally.sampleOk(chunk);
             }
         }
     }
 
-    private List<Message> messages(int chunk) {
+    private static void waitUntil(long due) {
+        for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+            LockSupport.parkNanos(wait);
+        }
+    }
+
+    private List<Message> messages(long chunk) {
         String topic = Plan.topic(plan.topicIndex(chunk));
         int queueId = plan.queueId(chunk);
-        int first = plan.firstMessage(chunk);
+        long first = plan.firstMessage(chunk);
         List<Message> messages = new ArrayList<>(plan.messagesIn(chunk));
-        for (int n = first; n < first + plan.messagesIn(chunk); n++) {
+        for (long n = first; n < first + plan.messagesIn(chunk); n++) {
             messages.add(new Message(topic, body).queueId(queueId).keys(Plan.key(n)).tags(TAG));
         }
         return messages;
     }
 
-    private Outcome outcome(long putNanos) {
+    private Outcome outcome(long putNanos, List<Tally> tallies) {
+        // the joins in run() publish every thread's tallies to this thread
+        LatencyRecorder latencies = new LatencyRecorder();
+        long[] byStatus = new long[PutMessageStatus.values().length];
+        List<Long> samples = new ArrayList<>();
+        for (Tally t : tallies) {
+            latencies.add(t.latencies);
+            for (int i = 0; i < byStatus.length; i++) {
+                byStatus[i] += t.messagesByStatus[i];
+            }
+            for (int i = 0; i < Math.min(KEY_SAMPLES, t.okChunks); i++) {
+                samples.add(t.reservoir[i]);
+            }
+            if (t.lastOkChunk >= 0) {
+                samples.add(t.lastOkChunk);
+            }
+        }
         Map<PutMessageStatus, Long> statuses = new EnumMap<>(PutMessageStatus.class);
-        boolean[] chunkOk = new boolean[plan.chunks()];
-        long ok = 0;
-        for (int chunk = 0; chunk < plan.chunks(); chunk++) {
-            // the joins above publish every chunk's slots to this thread
-            statuses.merge(chunkStatus[chunk], (long) plan.messagesIn(chunk), Long::sum);
-            chunkOk[chunk] = chunkStatus[chunk] == PutMessageStatus.PUT_OK;
-            if (chunkOk[chunk]) {
-                ok += plan.messagesIn(chunk);
+        long attempted = 0;
+        for (PutMessageStatus s : PutMessageStatus.values()) {
+            if (byStatus[s.ordinal()] > 0) {
+                statuses.put(s, byStatus[s.ordinal()]);
+                attempted += byStatus[s.ordinal()];
             }
         }
         long[] perSlot = new long[okPerSlot.length()];
         for (int i = 0; i < perSlot.length; i++) {
             perSlot[i] = okPerSlot.get(i);
         }
-        long[] sorted = latencies.clone();
-        Arrays.sort(sorted);
-        return new Outcome(putNanos, ok, statuses, sorted, perSlot, chunkOk, firstError.get());
+        long ok = statuses.getOrDefault(PutMessageStatus.PUT_OK, 0L);
+        return new Outcome(putNanos, attempted, ok, statuses, latencies, perSlot, samples, firstError.get());
     }
 }

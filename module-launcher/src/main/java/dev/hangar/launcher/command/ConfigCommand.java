@@ -17,11 +17,15 @@ import picocli.CommandLine.ParentCommand;
 /**
  * {@code config}: the effective configuration - every key with its value and where the value came from
  * ("default", "file:PATH", "env HANGAR_X", "-D", "--store") - or, with {@code --doc}, the reference of every
- * key. Opens no store. *
+ * key. Opens no store.
+ *
  * <p>One instance per invocation, used by one thread.
  */
 @Command(name = "config", mixinStandardHelpOptions = true,
-        description = "The effective configuration, and where each value came from.")
+        description = "The effective configuration, and where each value came from.",
+        footer = {"", "Examples:",
+                "  store-launcher --config broker.conf -DflushDiskType=SYNC_FLUSH config",
+                "  store-launcher config --doc"})
 public final class ConfigCommand implements Callable<Integer> {
     @ParentCommand
     private StoreLauncher launcher;

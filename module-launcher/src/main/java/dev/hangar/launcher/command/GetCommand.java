@@ -17,11 +17,15 @@ import picocli.CommandLine.ParentCommand;
 /**
  * {@code get}: reads a queue from a queue offset, as a consumer would, and prints one line (or one JSON
  * object) per message. Reads in as many rounds as {@code --max} needs, since one read returns at most
- * {@code maxTransferCountOnMessageInMemory} messages. *
+ * {@code maxTransferCountOnMessageInMemory} messages.
+ *
  * <p>One instance per invocation, used by one thread.
  */
 @Command(name = "get", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Read messages of a queue from a queue offset.")
+        description = "Read messages of a queue from a queue offset.",
+        footer = {"", "Examples:",
+                "  store-launcher --store /data/hangar get --topic Orders --queue 1",
+                "  store-launcher --store st get --topic Orders --queue 1 --offset 500 --json"})
 public final class GetCommand implements Callable<Integer> {
     /** The consumer group named in reads; the store keeps no per-group state for it. */
     static final String GROUP = "store-launcher";

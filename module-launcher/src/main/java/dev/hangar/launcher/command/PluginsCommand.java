@@ -22,7 +22,10 @@ import picocli.CommandLine.ParentCommand;
  * <p>One instance per invocation, used by one thread.
  */
 @Command(name = "plugins", mixinStandardHelpOptions = true,
-        description = "Every provider found, by SPI, with its module.")
+        description = "Every provider found, by SPI, with its module.",
+        footer = {"", "Examples:",
+                "  store-launcher plugins",
+                "  store-launcher --plugins ./my-plugins plugins --json"})
 public final class PluginsCommand implements Callable<Integer> {
     @ParentCommand
     private StoreLauncher launcher;

@@ -35,7 +35,12 @@ import picocli.CommandLine.ParentCommand;
  * <p>One instance per invocation, used by one thread.
  */
 @Command(name = "put", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Put a message (or one message per stdin line with --lines).")
+        description = "Put a message (or one message per stdin line with --lines).",
+        footer = {"", "Examples:",
+                "  store-launcher --store st put --topic Orders --queue 1 --key o-17 --tag new \\",
+                "      --property region=eu --body '{\"id\":17}'",
+                "  tail -f events.log | store-launcher --store st put --topic Events --lines",
+                "  store-launcher --store st put --topic Images --body-file cat.png --json"})
 public final class PutCommand implements Callable<Integer> {
     @ParentCommand
     private StoreLauncher launcher;

@@ -19,7 +19,10 @@ import picocli.CommandLine.ParentCommand;
  * <p>One instance per invocation, used by one thread.
  */
 @Command(name = "query", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Find messages of a topic by key.")
+        description = "Find messages of a topic by key.",
+        footer = {"", "Examples:",
+                "  store-launcher --store st query --topic Orders --key o-17",
+                "  store-launcher --store st query --topic Orders --key o-17 --max 5 --json"})
 public final class QueryCommand implements Callable<Integer> {
     @ParentCommand
     private StoreLauncher launcher;

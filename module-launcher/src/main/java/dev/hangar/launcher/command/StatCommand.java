@@ -12,11 +12,15 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code stat}: opens the store and prints the engine's statistics snapshot: commit-log range and files,
- * per-queue min/max offsets, dispatch lag, disk use, flush statistics. *
+ * per-queue min/max offsets, dispatch lag, disk use, flush statistics.
+ *
  * <p>One instance per invocation, used by one thread.
  */
 @Command(name = "stat", mixinStandardHelpOptions = true,
-        description = "Commit-log range, files, per-queue min/max offsets, dispatch lag, disk use.")
+        description = "Commit-log range, files, per-queue min/max offsets, dispatch lag, disk use.",
+        footer = {"", "Examples:",
+                "  store-launcher --store /data/hangar stat",
+                "  store-launcher --store /data/hangar stat --json | python3 -m json.tool"})
 public final class StatCommand implements Callable<Integer> {
     @ParentCommand
     private StoreLauncher launcher;

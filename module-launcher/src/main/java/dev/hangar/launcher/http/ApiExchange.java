@@ -1,0 +1,175 @@
+package dev.hangar.launcher.http;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import dev.hangar.launcher.json.JsonWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request and its single answer. Wraps the JDK's {@link HttpExchange} with the route's path parameters, the
+ * decoded query, a bounded body read, and JSON / text answers.
+ *
+ * <p>An exchange may be answered from another thread than the one that received it (a put answered when its flush
+ * completes, a long poll answered by the arrival listener or its timeout): the first answer wins and every later
+ * attempt returns false, so two racing completions can never write twice. The path parameters and query are set
+ * by the router before the handler runs and are published to other threads by the executor hand-off.
+ */
+final class ApiExchange {
+    static final String JSON = "application/json; charset=utf-8";
+    private static final Logger LOG = LoggerFactory.getLogger(ApiExchange.class);
+    private static final int READ_CHUNK = 64 * 1024;
+
+    private final HttpExchange exchange;
+    private final HttpCounters counters;
+    private final AtomicBoolean answered = new AtomicBoolean();
+    private Map<String, String> pathParameters = Map.of();
+    private QueryParameters query = QueryParameters.parse(null);
+
+    ApiExchange(HttpExchange exchange, HttpCounters counters) {
+        this.exchange = exchange;
+        this.counters = counters;
+        counters.exchangeStarted();
+    }
+
+    /** Called by the router once the route is known. */
+    void bind(Map<String, String> pathParameters, QueryParameters query) {
+        this.pathParameters = Map.copyOf(pathParameters);
+        this.query = query;
+    }
+
+    String method() {
+        return exchange.getRequestMethod();
+    }
+
+    String rawPath() {
+        return exchange.getRequestURI().getRawPath();
+    }
+
+    /** A decoded {@code {name}} segment of the route's path. */
+    String pathParameter(String name) {
+        String value = pathParameters.get(name);
+        if (value == null) {
+            throw new IllegalStateException("the route has no path parameter " + name);
+        }
+        return value;
+    }
+
+    QueryParameters query() {
+        return query;
+    }
+
+    Headers requestHeaders() {
+        return exchange.getRequestHeaders();
+    }
+
+    /** The declared body length, or -1 when the body is chunked or absent; a malformed header is a 400. */
+    long declaredLength() {
+        String text = exchange.getRequestHeaders().getFirst("Content-Length");
+        if (text == null) {
+            return -1;
+        }
+        return QueryParameters.parseLong("Content-Length", text, 0, Long.MAX_VALUE);
+    }
+
+    /**
+     * Reads the whole body, refusing (413) one larger than {@code limit} bytes: by its declared length before
+     * reading anything, or as soon as a chunked body passes the limit.
+     */
+    byte[] readBody(int limit) throws IOException {
+        long declared = declaredLength();
+        if (declared > limit) {
+            throw tooLarge(declared + " bytes", limit);
+        }
+        try (InputStream in = exchange.getRequestBody()) {
+            if (declared >= 0) {
+                byte[] body = in.readNBytes((int) declared);
+                if (body.length < declared) {
+                    throw ApiException.badRequest("the body ended after " + body.length + " of " + declared + " bytes");
+                }
+                return body;
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] chunk = new byte[READ_CHUNK];
+            for (int n = in.read(chunk); n >= 0; n = in.read(chunk)) {
+                if (out.size() + (long) n > limit) {
+                    throw tooLarge("over " + limit + " bytes", limit);
+                }
+                out.write(chunk, 0, n);
+            }
+            return out.toByteArray();
+        }
+    }
+
+    private static ApiException tooLarge(String size, int limit) {
+        return new ApiException(HttpStatus.PAYLOAD_TOO_LARGE, "the body is " + size + "; at most " + limit
+                + " bytes are accepted (maxMessageSize + " + HttpSettings.BODY_HEADROOM_BYTES + ")");
+    }
+
+    /** Answers with {@code value} as one line of JSON; false when the exchange was already answered. */
+    boolean respondJson(int status, Object value) {
+        return respond(status, JSON, (JsonWriter.write(value) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Answers {@code {"error": message}}; false when the exchange was already answered. */
+    boolean respondError(int status, String message) {
+        return respondError(status, message, Map.of());
+    }
+
+    /** As {@link #respondError(int, String)} with extra response headers ({@code Allow}, {@code Retry-After}...). */
+    boolean respondError(int status, String message, Map<String, String> headers) {
+        String json = JsonWriter.write(Map.of("error", message == null ? "error" : message)) + "\n";
+        return respond(status, JSON, json.getBytes(StandardCharsets.UTF_8), headers);
+    }
+
+    /** Answers with a body of the given type; false when the exchange was already answered. */
+    boolean respond(int status, String contentType, byte[] body) {
+        return respond(status, contentType, body, Map.of());
+    }
+
+    /** As {@link #respond(int, String, byte[])} with extra response headers. */
+    boolean respond(int status, String contentType, byte[] body, Map<String, String> headers) {
+        if (!answered.compareAndSet(false, true)) {
+            return false;
+        }
+        counters.recordResponse(status);
+        try {
+            Headers h = exchange.getResponseHeaders();
+            h.set("Content-Type", contentType);
+            h.set("Cache-Control", "no-store");
+            headers.forEach(h::set);
+            exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+            if (body.length > 0) {
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            }
+        } catch (IOException e) {
+            // the client went away (a long poll given up, a closed connection): nothing left to tell it
+            LOG.debug("could not answer {} {} with {}: {}", method(), rawPath(), status, e.toString());
+        } finally {
+            exchange.close();
+            counters.exchangeFinished();
+        }
+        return true;
+    }
+
+    boolean isAnswered() {
+        return answered.get();
+    }
+
+    /** Closes the exchange without an answer (when even an error cannot be written). */
+    void abandon() {
+        if (answered.compareAndSet(false, true)) {
+            exchange.close();
+            counters.exchangeFinished();
+        }
+    }
+}
