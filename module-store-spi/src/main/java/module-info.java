@@ -19,4 +19,5 @@ module dev.hangar.spi {
     exports dev.hangar.spi.mapped;
     exports dev.hangar.spi.flush;
     exports dev.hangar.spi.dispatch;
+    exports dev.hangar.spi.format;
 }

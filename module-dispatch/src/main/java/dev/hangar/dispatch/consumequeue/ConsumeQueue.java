@@ -1,6 +1,8 @@
 package dev.hangar.dispatch.consumequeue;
 
-import static dev.hangar.dispatch.consumequeue.ConsumeQueueFormat.UNIT_SIZE;
+import dev.hangar.spi.format.ConsumeQueueFormat;
+
+import static dev.hangar.spi.format.ConsumeQueueFormat.UNIT_SIZE;
 
 import dev.hangar.spi.dispatch.CqUnit;
 import dev.hangar.spi.mapped.MappedFile;

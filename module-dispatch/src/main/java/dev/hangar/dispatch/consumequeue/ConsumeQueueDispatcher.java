@@ -1,5 +1,7 @@
 package dev.hangar.dispatch.consumequeue;
 
+import dev.hangar.spi.format.ConsumeQueueFormat;
+
 import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.dispatch.CommitLogDispatcher;
 import dev.hangar.spi.dispatch.CommitLogLookup;

@@ -1,5 +1,7 @@
 package dev.hangar.dispatch.consumequeue;
 
+import dev.hangar.spi.format.ConsumeQueueFormat;
+
 import dev.hangar.spi.dispatch.CommitLogLookup;
 import dev.hangar.spi.dispatch.CqUnit;
 

@@ -1,5 +1,7 @@
 package dev.hangar.dispatch.index;
 
+import dev.hangar.spi.format.IndexFileFormat;
+
 import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.dispatch.CommitLogDispatcher;
 import dev.hangar.spi.dispatch.DispatchRequest;

@@ -1,17 +1,19 @@
 package dev.hangar.dispatch.index;
 
-import static dev.hangar.dispatch.index.IndexFileFormat.BEGIN_PHY_OFFSET_OFFSET;
-import static dev.hangar.dispatch.index.IndexFileFormat.BEGIN_TIMESTAMP_OFFSET;
-import static dev.hangar.dispatch.index.IndexFileFormat.END_PHY_OFFSET_OFFSET;
-import static dev.hangar.dispatch.index.IndexFileFormat.END_TIMESTAMP_OFFSET;
-import static dev.hangar.dispatch.index.IndexFileFormat.ENTRY_KEY_HASH_OFFSET;
-import static dev.hangar.dispatch.index.IndexFileFormat.ENTRY_PHY_OFFSET_OFFSET;
-import static dev.hangar.dispatch.index.IndexFileFormat.ENTRY_PREV_INDEX_OFFSET;
-import static dev.hangar.dispatch.index.IndexFileFormat.ENTRY_TIME_DIFF_OFFSET;
-import static dev.hangar.dispatch.index.IndexFileFormat.FIRST_ENTRY_INDEX;
-import static dev.hangar.dispatch.index.IndexFileFormat.HASH_SLOT_COUNT_OFFSET;
-import static dev.hangar.dispatch.index.IndexFileFormat.INDEX_COUNT_OFFSET;
-import static dev.hangar.dispatch.index.IndexFileFormat.NO_ENTRY;
+import dev.hangar.spi.format.IndexFileFormat;
+
+import static dev.hangar.spi.format.IndexFileFormat.BEGIN_PHY_OFFSET_OFFSET;
+import static dev.hangar.spi.format.IndexFileFormat.BEGIN_TIMESTAMP_OFFSET;
+import static dev.hangar.spi.format.IndexFileFormat.END_PHY_OFFSET_OFFSET;
+import static dev.hangar.spi.format.IndexFileFormat.END_TIMESTAMP_OFFSET;
+import static dev.hangar.spi.format.IndexFileFormat.ENTRY_KEY_HASH_OFFSET;
+import static dev.hangar.spi.format.IndexFileFormat.ENTRY_PHY_OFFSET_OFFSET;
+import static dev.hangar.spi.format.IndexFileFormat.ENTRY_PREV_INDEX_OFFSET;
+import static dev.hangar.spi.format.IndexFileFormat.ENTRY_TIME_DIFF_OFFSET;
+import static dev.hangar.spi.format.IndexFileFormat.FIRST_ENTRY_INDEX;
+import static dev.hangar.spi.format.IndexFileFormat.HASH_SLOT_COUNT_OFFSET;
+import static dev.hangar.spi.format.IndexFileFormat.INDEX_COUNT_OFFSET;
+import static dev.hangar.spi.format.IndexFileFormat.NO_ENTRY;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

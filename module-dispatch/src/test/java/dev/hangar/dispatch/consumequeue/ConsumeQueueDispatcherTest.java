@@ -1,5 +1,7 @@
 package dev.hangar.dispatch.consumequeue;
 
+import dev.hangar.spi.format.ConsumeQueueFormat;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

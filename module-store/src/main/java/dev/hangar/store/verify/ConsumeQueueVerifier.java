@@ -1,6 +1,8 @@
 package dev.hangar.store.verify;
 
-import static dev.hangar.store.verify.ConsumeQueueUnitFormat.UNIT_SIZE;
+import dev.hangar.spi.format.ConsumeQueueFormat;
+
+import static dev.hangar.spi.format.ConsumeQueueFormat.UNIT_SIZE;
 
 import dev.hangar.store.format.CommitLogRecordFormat;
 import dev.hangar.store.verify.CommitLogRecordReader.RecordHeader;
@@ -139,14 +141,14 @@ final class ConsumeQueueVerifier {
         for (long pos = 0; pos + UNIT_SIZE <= w.size(); pos += UNIT_SIZE) {
             int idx = w.ensure(pos, UNIT_SIZE);
             ByteBuffer buf = w.buffer();
-            long target = buf.getLong(idx + ConsumeQueueUnitFormat.COMMIT_LOG_OFFSET_OFFSET);
-            int size = buf.getInt(idx + ConsumeQueueUnitFormat.SIZE_OFFSET);
+            long target = buf.getLong(idx + ConsumeQueueFormat.COMMIT_LOG_OFFSET_OFFSET);
+            int size = buf.getInt(idx + ConsumeQueueFormat.SIZE_OFFSET);
             long queueOffset = (fileStart + pos) / UNIT_SIZE;
-            if (ConsumeQueueUnitFormat.isBlank(target, size)) {
+            if (ConsumeQueueFormat.isBlank(target, size)) {
                 report.count(BLANK_UNITS, 1);
                 continue;
             }
-            if (ConsumeQueueUnitFormat.isEnd(target, size)) {
+            if (ConsumeQueueFormat.isEnd(target, size)) {
                 long nonZero = w.firstNonZero(pos);
                 if (nonZero >= 0) {
                     report.error(path, pos, "the unit of queue offset " + queueOffset + " ends the queue (commit-log "

@@ -1,6 +1,8 @@
 package dev.hangar.store.verify;
 
-import static dev.hangar.store.verify.IndexFileHeaderFormat.ENTRY_SIZE;
+import dev.hangar.spi.format.IndexFileFormat;
+
+import static dev.hangar.spi.format.IndexFileFormat.ENTRY_SIZE;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -46,8 +48,8 @@ final class IndexFileVerifier {
     }
 
     void verify() throws IOException {
-        TreeMap<Long, Path> files = NumberedFiles.list(dir, IndexFileHeaderFormat.FILE_NAME_LENGTH, report);
-        long expectedSize = IndexFileHeaderFormat.fileSize(maxHashSlots, maxEntries);
+        TreeMap<Long, Path> files = NumberedFiles.list(dir, IndexFileFormat.FILE_NAME_LENGTH, report);
+        long expectedSize = IndexFileFormat.fileSize(maxHashSlots, maxEntries);
         pastEnd = 0;
         for (Map.Entry<Long, Path> e : files.entrySet()) {
             Path path = e.getValue();
@@ -58,12 +60,12 @@ final class IndexFileVerifier {
                 report.error(path, -1, "the file is " + length + " bytes but maxHashSlotNum=" + maxHashSlots
                         + " and maxIndexNum=" + maxEntries + " make " + expectedSize + " (40 + slots * 4 + entries * 20)");
             }
-            if (length < IndexFileHeaderFormat.HEADER_SIZE) {
+            if (length < IndexFileFormat.HEADER_SIZE) {
                 report.error(path, 0, "the file is too short for the 40-byte header");
                 continue;
             }
             try (FileWindow w = FileWindow.open(path, WINDOW)) {
-                int idx = w.ensure(0, IndexFileHeaderFormat.HEADER_SIZE);
+                int idx = w.ensure(0, IndexFileFormat.HEADER_SIZE);
                 Header h = header(w.buffer(), idx);
                 if (checkHeader(path, h) && length == expectedSize) {
                     checkEntries(path, w, h);
@@ -71,7 +73,7 @@ final class IndexFileVerifier {
             }
         }
         if (pastEnd > 0) {
-            report.warning(firstPastEnd, IndexFileHeaderFormat.END_PHY_OFFSET_OFFSET, "header: endPhyOffset "
+            report.warning(firstPastEnd, IndexFileFormat.END_PHY_OFFSET_OFFSET, "header: endPhyOffset "
                     + firstPastEndOffset + " is past the end of the valid commit log (" + commitLog.maxOffset() + ")"
                     + (pastEnd > 1 ? ", as in " + (pastEnd - 1) + " later index files" : "")
                     + "; keys of the missing records find nothing");
@@ -79,32 +81,32 @@ final class IndexFileVerifier {
     }
 
     private static Header header(ByteBuffer b, int idx) {
-        return new Header(b.getLong(idx + IndexFileHeaderFormat.BEGIN_TIMESTAMP_OFFSET),
-                b.getLong(idx + IndexFileHeaderFormat.END_TIMESTAMP_OFFSET),
-                b.getLong(idx + IndexFileHeaderFormat.BEGIN_PHY_OFFSET_OFFSET),
-                b.getLong(idx + IndexFileHeaderFormat.END_PHY_OFFSET_OFFSET),
-                b.getInt(idx + IndexFileHeaderFormat.HASH_SLOT_COUNT_OFFSET),
-                b.getInt(idx + IndexFileHeaderFormat.INDEX_COUNT_OFFSET));
+        return new Header(b.getLong(idx + IndexFileFormat.BEGIN_TIMESTAMP_OFFSET),
+                b.getLong(idx + IndexFileFormat.END_TIMESTAMP_OFFSET),
+                b.getLong(idx + IndexFileFormat.BEGIN_PHY_OFFSET_OFFSET),
+                b.getLong(idx + IndexFileFormat.END_PHY_OFFSET_OFFSET),
+                b.getInt(idx + IndexFileFormat.HASH_SLOT_COUNT_OFFSET),
+                b.getInt(idx + IndexFileFormat.INDEX_COUNT_OFFSET));
     }
 
     /** True when the header is sound enough to read the entries it describes. */
     private boolean checkHeader(Path path, Header h) {
         boolean sound = true;
         if (h.beginTimestamp() > h.endTimestamp() || h.beginTimestamp() < 0) {
-            report.error(path, IndexFileHeaderFormat.BEGIN_TIMESTAMP_OFFSET, "header: beginTimestamp "
+            report.error(path, IndexFileFormat.BEGIN_TIMESTAMP_OFFSET, "header: beginTimestamp "
                     + h.beginTimestamp() + " is after endTimestamp " + h.endTimestamp() + " or negative");
         }
         if (h.beginPhyOffset() > h.endPhyOffset() || h.beginPhyOffset() < 0) {
-            report.error(path, IndexFileHeaderFormat.BEGIN_PHY_OFFSET_OFFSET, "header: beginPhyOffset "
+            report.error(path, IndexFileFormat.BEGIN_PHY_OFFSET_OFFSET, "header: beginPhyOffset "
                     + h.beginPhyOffset() + " is after endPhyOffset " + h.endPhyOffset() + " or negative");
             sound = false;
         }
         if (h.hashSlotCount() < 0 || h.hashSlotCount() > maxHashSlots) {
-            report.error(path, IndexFileHeaderFormat.HASH_SLOT_COUNT_OFFSET, "header: hashSlotCount "
+            report.error(path, IndexFileFormat.HASH_SLOT_COUNT_OFFSET, "header: hashSlotCount "
                     + h.hashSlotCount() + " is outside 0.." + maxHashSlots + " (maxHashSlotNum)");
         }
         if (h.indexCount() < 0 || h.indexCount() > maxEntries) {
-            report.error(path, IndexFileHeaderFormat.INDEX_COUNT_OFFSET, "header: indexCount " + h.indexCount()
+            report.error(path, IndexFileFormat.INDEX_COUNT_OFFSET, "header: indexCount " + h.indexCount()
                     + " is outside 0.." + maxEntries + " (maxIndexNum)");
             sound = false;
         }
@@ -118,13 +120,13 @@ final class IndexFileVerifier {
     /** Entries 1 .. indexCount-1: offsets within the header's range, chains pointing backwards. */
     private void checkEntries(Path path, FileWindow w, Header h) throws IOException {
         for (int i = 1; i < h.indexCount(); i++) {
-            long pos = IndexFileHeaderFormat.entryPosition(maxHashSlots, i);
+            long pos = IndexFileFormat.entryPosition(maxHashSlots, i);
             int idx = w.ensure(pos, ENTRY_SIZE);
             ByteBuffer b = w.buffer();
-            int keyHash = b.getInt(idx + IndexFileHeaderFormat.ENTRY_KEY_HASH_OFFSET);
-            long phyOffset = b.getLong(idx + IndexFileHeaderFormat.ENTRY_PHY_OFFSET_OFFSET);
-            int timeDiff = b.getInt(idx + IndexFileHeaderFormat.ENTRY_TIME_DIFF_OFFSET);
-            int previous = b.getInt(idx + IndexFileHeaderFormat.ENTRY_PREV_INDEX_OFFSET);
+            int keyHash = b.getInt(idx + IndexFileFormat.ENTRY_KEY_HASH_OFFSET);
+            long phyOffset = b.getLong(idx + IndexFileFormat.ENTRY_PHY_OFFSET_OFFSET);
+            int timeDiff = b.getInt(idx + IndexFileFormat.ENTRY_TIME_DIFF_OFFSET);
+            int previous = b.getInt(idx + IndexFileFormat.ENTRY_PREV_INDEX_OFFSET);
             report.count(INDEX_ENTRIES, 1);
             if (keyHash < 0 || timeDiff < 0 || previous < 0 || previous >= i
                     || phyOffset < h.beginPhyOffset() || phyOffset > h.endPhyOffset()) {

@@ -1,5 +1,8 @@
 package dev.hangar.store.verify;
 
+import dev.hangar.spi.format.ConsumeQueueFormat;
+import dev.hangar.spi.format.IndexFileFormat;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -174,14 +177,14 @@ class StoreVerifierTest {
     void aConsumeQueueUnitPointingAtTheWrongRecordIsAnError() throws Exception {
         Path cq = dir.resolve("consumequeue/VerifyA/1/" + String.format("%020d", 0));
         ByteBuffer units = ByteBuffer.wrap(Files.readAllBytes(cq));
-        long fourth = units.getLong(4 * ConsumeQueueUnitFormat.UNIT_SIZE);
-        long fifth = units.getLong(5 * ConsumeQueueUnitFormat.UNIT_SIZE);
-        write(cq, 4 * ConsumeQueueUnitFormat.UNIT_SIZE, ByteBuffer.allocate(8).putLong(0, (fourth + fifth) / 2).array());
+        long fourth = units.getLong(4 * ConsumeQueueFormat.UNIT_SIZE);
+        long fifth = units.getLong(5 * ConsumeQueueFormat.UNIT_SIZE);
+        write(cq, 4 * ConsumeQueueFormat.UNIT_SIZE, ByteBuffer.allocate(8).putLong(0, (fourth + fifth) / 2).array());
         VerifyReport r = verify();
         assertFalse(r.healthy());
         List<Problem> errors = errorsIn(r, "consumequeue/VerifyA/1/" + String.format("%020d", 0));
         assertEquals(1, errors.size(), r.toString());
-        assertEquals(4 * ConsumeQueueUnitFormat.UNIT_SIZE, errors.get(0).offset());
+        assertEquals(4 * ConsumeQueueFormat.UNIT_SIZE, errors.get(0).offset());
         assertTrue(errors.get(0).message().contains("queue offset 4"), errors.get(0).message());
     }
 
@@ -189,7 +192,7 @@ class StoreVerifierTest {
     void aUnitClaimingAnotherQueuesRecordIsAnError() throws Exception {
         Path a = dir.resolve("consumequeue/VerifyA/1/" + String.format("%020d", 0));
         Path b = dir.resolve("consumequeue/VerifyB/0/" + String.format("%020d", 0));
-        byte[] unitOfB = java.util.Arrays.copyOfRange(Files.readAllBytes(b), 0, ConsumeQueueUnitFormat.UNIT_SIZE);
+        byte[] unitOfB = java.util.Arrays.copyOfRange(Files.readAllBytes(b), 0, ConsumeQueueFormat.UNIT_SIZE);
         write(a, 0, unitOfB);
         VerifyReport r = verify();
         List<Problem> errors = errorsIn(r, "consumequeue/VerifyA/1/" + String.format("%020d", 0));
@@ -203,16 +206,16 @@ class StoreVerifierTest {
         try (Stream<Path> s = Files.list(dir.resolve("index"))) {
             index = s.findFirst().orElseThrow();
         }
-        ByteBuffer header = ByteBuffer.wrap(Files.readAllBytes(index), 0, IndexFileHeaderFormat.HEADER_SIZE);
-        long begin = header.getLong(IndexFileHeaderFormat.BEGIN_TIMESTAMP_OFFSET);
-        write(index, IndexFileHeaderFormat.END_TIMESTAMP_OFFSET, ByteBuffer.allocate(8).putLong(0, begin - 1000).array());
-        write(index, IndexFileHeaderFormat.INDEX_COUNT_OFFSET, ByteBuffer.allocate(4).putInt(0, 4001).array());
+        ByteBuffer header = ByteBuffer.wrap(Files.readAllBytes(index), 0, IndexFileFormat.HEADER_SIZE);
+        long begin = header.getLong(IndexFileFormat.BEGIN_TIMESTAMP_OFFSET);
+        write(index, IndexFileFormat.END_TIMESTAMP_OFFSET, ByteBuffer.allocate(8).putLong(0, begin - 1000).array());
+        write(index, IndexFileFormat.INDEX_COUNT_OFFSET, ByteBuffer.allocate(4).putInt(0, 4001).array());
         VerifyReport r = verify();
         assertFalse(r.healthy());
         List<Problem> errors = errorsIn(r, "index/" + index.getFileName());
-        assertTrue(errors.stream().anyMatch(p -> p.offset() == IndexFileHeaderFormat.BEGIN_TIMESTAMP_OFFSET
+        assertTrue(errors.stream().anyMatch(p -> p.offset() == IndexFileFormat.BEGIN_TIMESTAMP_OFFSET
                 && p.message().contains("beginTimestamp")), r.toString());
-        assertTrue(errors.stream().anyMatch(p -> p.offset() == IndexFileHeaderFormat.INDEX_COUNT_OFFSET
+        assertTrue(errors.stream().anyMatch(p -> p.offset() == IndexFileFormat.INDEX_COUNT_OFFSET
                 && p.message().contains("maxIndexNum")), r.toString());
     }
 

@@ -1,4 +1,4 @@
-package dev.hangar.dispatch.index;
+package dev.hangar.spi.format;
 
 import java.time.Instant;
 import java.time.LocalDateTime;

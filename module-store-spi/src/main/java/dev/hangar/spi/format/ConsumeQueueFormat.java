@@ -1,4 +1,4 @@
-package dev.hangar.dispatch.consumequeue;
+package dev.hangar.spi.format;
 
 import java.nio.ByteBuffer;
 
