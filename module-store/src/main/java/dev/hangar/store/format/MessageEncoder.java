@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.zip.CRC32;
 
 /**
@@ -30,6 +31,11 @@ public final class MessageEncoder {
     private static final int TOPIC_CACHE_LIMIT = 1024;
     private final CRC32 crc = new CRC32();
     private final Map<String, byte[]> topicCache = new HashMap<>();
+    private final PropertyWriter propertyWriter = new PropertyWriter();
+    private InetSocketAddress lastHostA;
+    private byte[] lastHostABytes;
+    private InetSocketAddress lastHostB;
+    private byte[] lastHostBBytes;
     private ByteBuffer buffer = ByteBuffer.allocate(INITIAL_CAPACITY);
     private int[] starts = new int[16];
     private int[] sysFlags = new int[16];
@@ -92,8 +98,7 @@ public final class MessageEncoder {
                 ? sysFlag | MessageSysFlag.BORNHOST_V6_FLAG : sysFlag & ~MessageSysFlag.BORNHOST_V6_FLAG;
         sysFlag = storeHost.getAddress() instanceof Inet6Address
                 ? sysFlag | MessageSysFlag.STOREHOST_V6_FLAG : sysFlag & ~MessageSysFlag.STOREHOST_V6_FLAG;
-        ensureCapacity(CommitLogRecordFormat.recordLength(sysFlag, body.length, topic.length,
-                maxEncodedPropertiesLength(m.properties())));
+        ensureCapacity(CommitLogRecordFormat.recordLength(sysFlag, body.length, topic.length, 0));
 
         crc.reset();
         crc.update(body, 0, body.length);
@@ -120,15 +125,12 @@ public final class MessageEncoder {
                 .put(topic);
         int propsLengthAt = buffer.position();
         buffer.putShort((short) 0);
-        boolean first = true;
-        for (Map.Entry<String, String> e : m.properties().entrySet()) {
-            if (!first) {
-                buffer.put((byte) MessageConst.PROPERTY_SEPARATOR); // between properties, none after the last: as RocketMQ
-            }
-            first = false;
-            putUtf8(e.getKey());
-            buffer.put((byte) MessageConst.NAME_VALUE_SEPARATOR);
-            putUtf8(e.getValue());
+        propertyWriter.reset();
+        m.properties().forEach(propertyWriter); // forEach, not an iterator: no allocation per put
+        if (propertyWriter.problem != null) {
+            buffer.position(start);
+            failure = propertyWriter.problem;
+            return PutMessageStatus.MESSAGE_ILLEGAL;
         }
         int propsLength = buffer.position() - propsLengthAt - 2;
         if (propsLength > MAX_PROPERTIES_LENGTH) {
@@ -158,6 +160,7 @@ public final class MessageEncoder {
     /** Writes a string as UTF-8 without allocating when it is ASCII. */
     private void putUtf8(String s) {
         int n = s.length();
+        ensureCapacity(3 * n);
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             if (c >= 0x80) {
@@ -168,16 +171,62 @@ public final class MessageEncoder {
         }
     }
 
-    private static int maxEncodedPropertiesLength(Map<String, String> properties) {
-        int max = 0;
-        for (Map.Entry<String, String> e : properties.entrySet()) {
-            max += 3 * (e.getKey().length() + e.getValue().length()) + 2;
+    /**
+     * Writes properties as RocketMQ does - {@code name\u0001value}, joined by {@code \u0002}, none after the last -
+     * and notes the first property that cannot be encoded (empty name, null value, a separator inside).
+     */
+    private final class PropertyWriter implements BiConsumer<String, String> {
+        private boolean first;
+        private String problem;
+
+        void reset() {
+            first = true;
+            problem = null;
         }
-        return max;
+
+        @Override
+        public void accept(String name, String value) {
+            if (problem != null) {
+                return;
+            }
+            if (name == null || name.isEmpty() || value == null || hasSeparator(name) || hasSeparator(value)) {
+                problem = "property '" + name + "' is empty or contains a separator character (\\u0001 or \\u0002)";
+                return;
+            }
+            ensureCapacity(2);
+            if (!first) {
+                buffer.put((byte) MessageConst.PROPERTY_SEPARATOR);
+            }
+            first = false;
+            putUtf8(name);
+            ensureCapacity(1);
+            buffer.put((byte) MessageConst.NAME_VALUE_SEPARATOR);
+            putUtf8(value);
+        }
+
+        private static boolean hasSeparator(String s) {
+            return s.indexOf(MessageConst.NAME_VALUE_SEPARATOR) >= 0 || s.indexOf(MessageConst.PROPERTY_SEPARATOR) >= 0;
+        }
     }
 
     private void putHost(InetSocketAddress host) {
-        buffer.put(host.getAddress().getAddress()).putInt(host.getPort());
+        ensureCapacity(CommitLogRecordFormat.IPV6_HOST_LENGTH);
+        buffer.put(hostAddress(host)).putInt(host.getPort());
+    }
+
+    /** The address bytes of a host; InetAddress.getAddress() copies, so the last two hosts seen are kept. */
+    private byte[] hostAddress(InetSocketAddress host) {
+        if (host == lastHostA) {
+            return lastHostABytes;
+        }
+        if (host == lastHostB) {
+            return lastHostBBytes;
+        }
+        lastHostB = lastHostA;
+        lastHostBBytes = lastHostABytes;
+        lastHostA = host;
+        lastHostABytes = host.getAddress().getAddress();
+        return lastHostABytes;
     }
 
     private void remember(int start, int sysFlag) {

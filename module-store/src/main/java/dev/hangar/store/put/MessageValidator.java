@@ -33,7 +33,7 @@ public final class MessageValidator {
         return null;
     }
 
-    /** Null when the message may be encoded, else the reason (sizes are checked by the encoder). */
+    /** Null when the message may be encoded, else the reason (sizes and properties are checked by the encoder). */
     public static String check(Message m) {
         if (m == null) {
             return "message is null";
@@ -48,18 +48,7 @@ public final class MessageValidator {
         if (m.body() == null) {
             return "body is null";
         }
-        for (var e : m.properties().entrySet()) {
-            String k = e.getKey();
-            String v = e.getValue();
-            if (k == null || k.isEmpty() || v == null || hasSeparator(k) || hasSeparator(v)) {
-                return "property '" + printable(String.valueOf(k)) + "' is empty or contains a separator character (\\u0001 or \\u0002)";
-            }
-        }
         return null;
-    }
-
-    private static boolean hasSeparator(String s) {
-        return s.indexOf('\u0001') >= 0 || s.indexOf('\u0002') >= 0;
     }
 
     private static String printable(String s) {
