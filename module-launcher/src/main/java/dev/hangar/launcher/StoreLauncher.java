@@ -56,7 +56,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
                 "",
                 "Configuration precedence: defaults < --config FILE < HANGAR_* environment < -Dkey=value < --store.",
                 "HANGAR_FLUSH_DISK_TYPE=SYNC_FLUSH sets flushDiskType. `store-launcher config --doc` lists every key.",
-                "JVM options (e.g. -Dhangar.log.level=debug) go in JDK_JAVA_OPTIONS."})
+                "Log levels: -Dhangar.log.level=debug (or info, warn, error) before the command, or in JDK_JAVA_OPTIONS."})
 public final class StoreLauncher implements Callable<Integer> {
     /** Exit code of bad usage or configuration. */
     public static final int EXIT_USAGE = 2;
@@ -166,9 +166,25 @@ public final class StoreLauncher implements Callable<Integer> {
     /** The effective configuration, loaded once. */
     public StoreConfig config() {
         if (config == null) {
-            config = new ConfigLoader(environment).load(configFile, definitions, storeDir);
+            config = new ConfigLoader(environment).load(configFile, storeDefinitions(), storeDir);
         }
         return config;
+    }
+
+    /**
+     * The {@code -D} definitions that are store keys. Logging settings ({@code -Dhangar.log.level=debug},
+     * {@code -Dtinylog.*}) are not store keys: they become system properties here, before the first logger exists.
+     */
+    private Map<String, String> storeDefinitions() {
+        Map<String, String> store = new LinkedHashMap<>();
+        definitions.forEach((key, value) -> {
+            if (key.startsWith("hangar.log.") || key.startsWith("tinylog.")) {
+                System.setProperty(key, value);
+            } else {
+                store.put(key, value);
+            }
+        });
+        return store;
     }
 
     /** The configured store directory. */

@@ -116,6 +116,22 @@ class StoreLauncherEndToEndTest {
     }
 
     @Test
+    void logLevelsAreSetByDashDBeforeTheCommandNotTakenForStoreKeys() {
+        String before = System.getProperty("hangar.log.level");
+        try {
+            LauncherRun put = onStore("-Dhangar.log.level=error", "put", "--topic", "L", "--body", "x");
+            assertEquals(0, put.code(), put.toString());
+            assertEquals("error", System.getProperty("hangar.log.level"));
+        } finally {
+            if (before == null) {
+                System.clearProperty("hangar.log.level");
+            } else {
+                System.setProperty("hangar.log.level", before);
+            }
+        }
+    }
+
+    @Test
     void anUnknownConfigurationKeyFailsBeforeTheStoreIsTouched() {
         LauncherRun run = onStore("-DflushDiskTpe=SYNC_FLUSH", "stat");
         assertEquals(2, run.code(), run.toString());
