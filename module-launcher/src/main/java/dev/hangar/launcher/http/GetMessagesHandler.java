@@ -56,10 +56,22 @@ final class GetMessagesHandler implements Router.Handler {
         if (wait > 0 && AT_END.contains(result.status())
                 && longPolls.park(exchange, topic, queueId, offset, wait,
                         arrived -> arrived.respondJson(HttpStatus.OK, read(topic, queueId, offset, max)),
-                        givenUp -> givenUp.respondJson(HttpStatus.OK, answer))) {
+                        givenUp -> givenUp.respondJson(HttpStatus.OK, rereadOr(answer, topic, queueId, offset, max)))) {
             return;
         }
         exchange.respondJson(HttpStatus.OK, answer);
+    }
+
+    /**
+     * When a wait ends, the queue is read again: its bounds may have moved (a message before the waited-for offset
+     * was dispatched meanwhile). Falls back to the first answer when the store can no longer be read (shutdown).
+     */
+    private Map<String, Object> rereadOr(Map<String, Object> first, String topic, int queueId, long offset, int max) {
+        try {
+            return read(topic, queueId, offset, max);
+        } catch (RuntimeException e) {
+            return first;
+        }
     }
 
     private Map<String, Object> read(String topic, int queueId, long offset, int max) {
