@@ -41,12 +41,15 @@ import java.util.concurrent.TimeoutException;
  */
 public final class DefaultMessageStore implements MessageStore {
     private static final long JOIN_GRACE_MILLIS = 30_000;
+    private static final long DISPATCH_WAIT_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long DISPATCH_WAIT_STEP_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     private final StoreConfig config;
     private final StoreAssembly assembly;
     private final InetSocketAddress storeHost;
     private final DelayLevels delayLevels;
     private final int maxMessageSize;
     private final long pageCacheBusyMillis;
+    private final long maxDispatchBehind;
     private final StoreStats stats = new StoreStats();
     private final RunningFlags flags = new RunningFlags();
     private volatile StoreRuntime runtime;
@@ -60,6 +63,7 @@ public final class DefaultMessageStore implements MessageStore {
         this.delayLevels = new DelayLevels(config.get(StoreConfigKeys.MESSAGE_DELAY_LEVEL));
         this.maxMessageSize = config.get(StoreConfigKeys.MAX_MESSAGE_SIZE);
         this.pageCacheBusyMillis = config.get(StoreConfigKeys.OS_PAGE_CACHE_BUSY_TIMEOUT_MILLS);
+        this.maxDispatchBehind = config.get(StoreConfigKeys.MAX_DISPATCH_BEHIND_BYTES);
     }
 
     /** A store with the built-in providers found on the class or module path and no plugins folder. */
@@ -249,6 +253,9 @@ public final class DefaultMessageStore implements MessageStore {
                     + encoder.encodedLength() + " bytes does not fit in a commit-log file of "
                     + rt.commitLog().queue().mappedFileSize() + " bytes"), begin, 0);
         }
+        if (maxDispatchBehind > 0 && rt.reput().behindBytes() > maxDispatchBehind) {
+            waitForDispatch(rt);
+        }
         AppendMessageResult r;
         try {
             r = rt.commitLog().append(encoder, topic, queueId, MessageSysFlag.takesQueueOffset(sysFlag));
@@ -279,6 +286,19 @@ public final class DefaultMessageStore implements MessageStore {
             record(result, begin, r);
             return result;
         });
+    }
+
+    /**
+     * Back-pressure: when writers outrun the dispatcher by more than {@code maxDispatchBehindBytes}, a put waits
+     * (at most {@link #DISPATCH_WAIT_LIMIT_NANOS}) for dispatch to catch up, so the lag stays bounded and messages
+     * become readable soon after they are written.
+     */
+    private void waitForDispatch(StoreRuntime rt) {
+        long deadline = System.nanoTime() + DISPATCH_WAIT_LIMIT_NANOS;
+        rt.reput().wakeup();
+        while (rt.reput().behindBytes() > maxDispatchBehind && System.nanoTime() < deadline && !shutdown) {
+            java.util.concurrent.locks.LockSupport.parkNanos(DISPATCH_WAIT_STEP_NANOS);
+        }
     }
 
     private CompletableFuture<PutMessageResult> done(PutMessageResult result, long begin, Object appended) {

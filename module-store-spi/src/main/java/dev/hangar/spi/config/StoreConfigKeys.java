@@ -132,6 +132,10 @@ public final class StoreConfigKeys {
     public static final ConfigKey<Integer> FLUSH_DELAY_OFFSET_INTERVAL = add(intKey("flushDelayOffsetInterval", 10_000,
             1, MAX, "How often delay-level progress is saved, in ms"));
 
+    public static final ConfigKey<Long> MAX_DISPATCH_BEHIND_BYTES = add(longKey("maxDispatchBehindBytes",
+            128L * 1024 * 1024, 0, Long.MAX_VALUE,
+            "Puts wait while dispatch lags more than this many bytes, so reads stay fresh (0 = never wait)"));
+
     // --- launcher
     public static final ConfigKey<String> HTTP_TOKEN = add(stringKey("httpToken", "", s -> true,
             "any string; empty = no authentication", "Bearer token `serve` requires on every request"));

@@ -19,6 +19,10 @@ import java.util.zip.CRC32;
  * Stateless and thread-safe.
  */
 public final class RecordDecoder {
+    private static final byte[] TAGS_NAME = MessageConst.TAGS.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEYS_NAME = MessageConst.KEYS.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] UNIQ_KEY_NAME = MessageConst.UNIQ_KEY.getBytes(StandardCharsets.US_ASCII);
+
     private RecordDecoder() {
     }
 
@@ -169,8 +173,8 @@ public final class RecordDecoder {
         String topic = new String(bytes(buf, pos + topicLenAt + 1, topicLen), StandardCharsets.UTF_8);
         int propsLenAt = topicLenAt + 1 + topicLen;
         int propsLen = buf.getShort(pos + propsLenAt);
-        Map<String, String> properties = MessagePropertiesCodec.decode(bytes(buf, pos + propsLenAt + 2, propsLen), 0, propsLen);
-        String tags = properties.get(MessageConst.TAGS);
+        byte[] encodedProperties = bytes(buf, pos + propsLenAt + 2, propsLen);
+        String tags = LazyProperties.find(encodedProperties, TAGS_NAME);
         return new DispatchRequest(topic,
                 buf.getInt(pos + CommitLogRecordFormat.QUEUE_ID_OFFSET),
                 buf.getLong(pos + CommitLogRecordFormat.PHYSICAL_OFFSET_OFFSET),
@@ -178,11 +182,11 @@ public final class RecordDecoder {
                 tags == null || tags.isEmpty() ? 0 : tags.hashCode(),
                 buf.getLong(pos + CommitLogRecordFormat.storeTimestampOffset(sysFlag)),
                 buf.getLong(pos + CommitLogRecordFormat.QUEUE_OFFSET_OFFSET),
-                properties.get(MessageConst.KEYS),
-                properties.get(MessageConst.UNIQ_KEY),
+                LazyProperties.find(encodedProperties, KEYS_NAME),
+                LazyProperties.find(encodedProperties, UNIQ_KEY_NAME),
                 sysFlag,
                 buf.getLong(pos + CommitLogRecordFormat.preparedTransactionOffsetOffset(sysFlag)),
-                properties,
+                new LazyProperties(encodedProperties),
                 buf.getLong(pos + CommitLogRecordFormat.BORN_TIMESTAMP_OFFSET));
     }
 

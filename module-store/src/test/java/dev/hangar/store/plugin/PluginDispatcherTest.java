@@ -51,6 +51,23 @@ class PluginDispatcherTest {
     }
 
     @Test
+    void writersThatOutrunDispatchWaitSoTheLagStaysBounded() {
+        int limit = 4096;
+        try (DefaultMessageStore store = TestStores.started(dir, "dispatchers", "consume-queue,test-slow",
+                "maxDispatchBehindBytes", Integer.toString(limit))) {
+            long worst = 0;
+            for (int i = 0; i < 300; i++) {
+                var r = store.putMessage(TestStores.message("Fast", 0, "p" + i));
+                assertTrue(r.isOk());
+                worst = Math.max(worst, store.dispatchBehindBytes() - r.appendResult().wroteBytes());
+            }
+            assertTrue(worst <= limit, "dispatch lag before a put stayed within the limit: " + worst);
+            TestStores.await("dispatched", () -> store.dispatchBehindBytes() == 0);
+            assertEquals(300, store.getMaxOffsetInQueue("Fast", 0));
+        }
+    }
+
+    @Test
     void anUnknownProviderNameFailsBeforeAnyFileIsTouchedAndListsTheNamesFound() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> new DefaultMessageStore(TestStores.config(dir, "dispatchers", "consume-queue,nope")));
