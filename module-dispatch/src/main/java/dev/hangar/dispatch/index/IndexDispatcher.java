@@ -42,6 +42,7 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
     private final int entryCapacity;
     private final boolean enabled;
     private final boolean lastShutdownClean;
+    private final boolean safeMode;
     private final Checkpoint checkpoint;
     private final CopyOnWriteArrayList<IndexFile> files = new CopyOnWriteArrayList<>();
     /** Name of the newest file created or loaded, so a new name always sorts after it. */
@@ -53,6 +54,7 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
         this.entryCapacity = context.config().get(StoreConfigKeys.MAX_INDEX_NUM);
         this.enabled = context.config().get(StoreConfigKeys.MESSAGE_INDEX_ENABLE);
         this.lastShutdownClean = context.lastShutdownClean();
+        this.safeMode = context.config().get(StoreConfigKeys.MESSAGE_INDEX_SAFE);
         this.checkpoint = context.checkpoint();
         long size = IndexFileFormat.fileSize(slotCount, entryCapacity);
         if (size > Integer.MAX_VALUE) {
@@ -63,8 +65,15 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
     }
 
     /**
-     * Maps the existing files, oldest first. After an unclean shutdown, files that end after the checkpoint's
-     * index time are destroyed (RocketMQ does this): they were not known to be durable, recovery re-dispatches.
+     * Maps the existing files, oldest first.
+     *
+     * <p>After an unclean shutdown RocketMQ destroys every file that ends after the checkpoint's index time. The
+     * file being written always does, and it holds up to {@code maxIndexNum} keys, so every crash re-dispatched up
+     * to 20 million records (the whole log for a store whose first index file is not yet full). Here that happens
+     * only with {@code messageIndexSafe}. Otherwise the files are kept: after a process crash their pages are
+     * intact in the page cache; entries past the recovered log end are cut by {@link #truncate}; a torn entry after
+     * a power cut can at worst hide a key or name a wrong offset, and the engine re-checks topic and key on every
+     * answer, so a query never returns a wrong message.
      */
     @Override
     public void load() {
@@ -75,7 +84,7 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
         for (Path path : listIndexFiles()) {
             IndexFile file = IndexFile.open(path, slotCount, entryCapacity);
             lastFileName = file.fileName();
-            if (!lastShutdownClean && file.endTimestamp() > durableTime) {
+            if (!lastShutdownClean && safeMode && file.endTimestamp() > durableTime) {
                 LOG.warn("destroying index file {}: it ends at {}, after the checkpoint's index time {}, and the "
                         + "last shutdown was not clean", path, file.endTimestamp(), durableTime);
                 file.destroy();

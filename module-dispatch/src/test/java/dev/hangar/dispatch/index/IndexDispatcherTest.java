@@ -181,13 +181,29 @@ class IndexDispatcherTest {
     }
 
     @Test
-    void anUncleanReloadDropsFilesNewerThanTheCheckpoint() {
+    void anUncleanReloadKeepsTheFilesSoACrashDoesNotReDispatchTheWholeIndex() {
+        for (int i = 0; i < 500; i++) {
+            dispatch(i, "k" + i, null);
+        }
+
+        reopen(false);
+
+        assertEquals(2, ((IndexDispatcher) dispatcher).files().size());
+        assertEquals(phy(499), dispatcher.durableOffset(), "only the last record is sent again");
+        assertEquals(List.of(phy(450)), query("k450"));
+        dispatch(499, "k499", null);
+        assertEquals(List.of(phy(499)), query("k499"), "not indexed twice");
+    }
+
+    @Test
+    void withMessageIndexSafeAnUncleanReloadDropsFilesNewerThanTheCheckpointAsRocketMqDoes() {
         for (int i = 0; i < 500; i++) {
             dispatch(i, "k" + i, null);
         }
         long firstFileEnd = BASE_TIME + 398_000;
         assertEquals(firstFileEnd, fixture.checkpoint.indexMsgTimestamp());
 
+        fixture.with(StoreConfigKeys.MESSAGE_INDEX_SAFE, true);
         reopen(false);
 
         assertEquals(1, ((IndexDispatcher) dispatcher).files().size());
