@@ -9,6 +9,9 @@ import dev.hangar.spi.message.StoredMessage;
 import dev.hangar.spi.store.GetMessageResult;
 import dev.hangar.spi.store.GetMessageStatus;
 import dev.hangar.store.DefaultMessageStore;
+import dev.hangar.store.verify.VerifyReport.Severity;
+import dev.hangar.store.verify.StoreVerifier;
+import dev.hangar.store.verify.VerifyReport;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -89,6 +92,8 @@ class KillNineCrashTest {
                 .set("maxHashSlotNum", "2000", "test")
                 .set("maxIndexNum", "8000", "test")
                 .build();
+        VerifyReport crashed = StoreVerifier.verify(dir, config);
+        assertTrue(crashed.healthy(), "round " + round + ": before recovery only a torn tail may be wrong: " + crashed);
         try (DefaultMessageStore store = new DefaultMessageStore(config)) {
             store.start();
             assertTrue(store.recoveryReport().abnormal(), "the abort file marked the crash");
@@ -116,5 +121,8 @@ class KillNineCrashTest {
             }
             assertTrue(total >= acks.size(), "queues hold at least every acknowledged message");
         }
+        VerifyReport recovered = StoreVerifier.verify(dir, config);
+        assertTrue(recovered.healthy() && recovered.problems(Severity.WARNING).isEmpty(),
+                "round " + round + ": verify after recovery: " + recovered);
     }
 }
