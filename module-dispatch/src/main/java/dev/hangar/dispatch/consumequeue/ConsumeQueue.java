@@ -153,30 +153,24 @@ final class ConsumeQueue {
      * {@code units} when none. Blank units sort first and real units ascend, so a binary search works.
      */
     private static int firstUnitAtOrPast(ByteBuffer buffer, int units, long phyOffset) {
-        int low = 0;
-        int high = units;
-        while (low < high) {
-            int mid = (low + high) >>> 1;
-            long offset = ConsumeQueueFormat.commitLogOffset(buffer, mid * UNIT_SIZE);
-            int size = ConsumeQueueFormat.size(buffer, mid * UNIT_SIZE);
-            if (ConsumeQueueFormat.isBlank(offset, size) || offset < phyOffset) {
-                low = mid + 1;
-            } else {
-                high = mid;
-            }
-        }
-        return low;
+        return firstUnitReaching(buffer, units, phyOffset, false);
     }
 
     /** Index of the first real unit among {@code units} whose record does not end by {@code phyOffset}. */
     private static int firstUnitEndingPast(ByteBuffer buffer, int units, long phyOffset) {
+        return firstUnitReaching(buffer, units, phyOffset, true);
+    }
+
+    /** Binary search for the first real unit whose start (or, with {@code byEnd}, end) lies past the offset. */
+    private static int firstUnitReaching(ByteBuffer buffer, int units, long phyOffset, boolean byEnd) {
         int low = 0;
         int high = units;
         while (low < high) {
             int mid = (low + high) >>> 1;
             long offset = ConsumeQueueFormat.commitLogOffset(buffer, mid * UNIT_SIZE);
             int size = ConsumeQueueFormat.size(buffer, mid * UNIT_SIZE);
-            if (ConsumeQueueFormat.isBlank(offset, size) || offset + size <= phyOffset) {
+            boolean before = byEnd ? offset + size <= phyOffset : offset < phyOffset;
+            if (ConsumeQueueFormat.isBlank(offset, size) || before) {
                 low = mid + 1;
             } else {
                 high = mid;
