@@ -85,7 +85,8 @@ public final class ProviderRegistry {
         }
         if (matches.size() > 1) {
             throw new ConfigException("two " + spi.getSimpleName() + " providers are named '" + name + "': "
-                    + matches.stream().map(f -> f.info.module()).collect(Collectors.joining(" and "))
+                    + matches.stream().map(f -> f.provider.getClass().getName() + " in " + f.info.module())
+                    .collect(Collectors.joining(" and "))
                     + "; remove one of them");
         }
         return spi.cast(matches.get(0).provider);

@@ -80,6 +80,17 @@ class PluginDispatcherTest {
     }
 
     @Test
+    void twoProvidersWithOneNameFailNamingBothOrigins() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> new DefaultMessageStore(TestStores.config(dir, "dispatchers", "consume-queue,test-duplicate")));
+        assertTrue(e.getMessage().contains("two CommitLogDispatcherProvider providers are named 'test-duplicate'"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("DuplicateADispatcherProvider in classpath")
+                && e.getMessage().contains("DuplicateBDispatcherProvider in classpath"), e.getMessage());
+        assertTrue(dir.toFile().list().length == 0, "no file was created");
+    }
+
+    @Test
     void theRegistryFindsEveryBuiltInProviderWithItsOrigin() {
         List<ProviderInfo> all = ProviderRegistry.discover(null).all();
         List<String> names = all.stream().map(p -> p.spi() + "/" + p.name()).toList();
