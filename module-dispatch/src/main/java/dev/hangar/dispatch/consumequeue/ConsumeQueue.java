@@ -1,10 +1,9 @@
 package dev.hangar.dispatch.consumequeue;
 
-import dev.hangar.spi.format.ConsumeQueueFormat;
-
 import static dev.hangar.spi.format.ConsumeQueueFormat.UNIT_SIZE;
 
 import dev.hangar.spi.dispatch.CqUnit;
+import dev.hangar.spi.format.ConsumeQueueFormat;
 import dev.hangar.spi.mapped.MappedFile;
 import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.mapped.SelectedRegion;

@@ -1,7 +1,5 @@
 package dev.hangar.dispatch.consumequeue;
 
-import dev.hangar.spi.format.ConsumeQueueFormat;
-
 import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.dispatch.CommitLogDispatcher;
 import dev.hangar.spi.dispatch.CommitLogLookup;
@@ -10,6 +8,7 @@ import dev.hangar.spi.dispatch.CqUnit;
 import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.spi.dispatch.DispatcherContext;
 import dev.hangar.spi.flush.Checkpoint;
+import dev.hangar.spi.format.ConsumeQueueFormat;
 import dev.hangar.spi.mapped.MappedStorage;
 import dev.hangar.spi.mapped.QueueRole;
 import dev.hangar.spi.message.MessageSysFlag;

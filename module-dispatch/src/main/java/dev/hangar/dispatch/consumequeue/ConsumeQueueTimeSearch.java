@@ -1,9 +1,8 @@
 package dev.hangar.dispatch.consumequeue;
 
-import dev.hangar.spi.format.ConsumeQueueFormat;
-
 import dev.hangar.spi.dispatch.CommitLogLookup;
 import dev.hangar.spi.dispatch.CqUnit;
+import dev.hangar.spi.format.ConsumeQueueFormat;
 
 /**
  * Finds the queue offset stored closest to a time (RocketMQ's {@code getOffsetInQueueByTime}): a binary search over

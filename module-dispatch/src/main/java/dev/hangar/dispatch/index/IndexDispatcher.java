@@ -1,13 +1,12 @@
 package dev.hangar.dispatch.index;
 
-import dev.hangar.spi.format.IndexFileFormat;
-
 import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.dispatch.CommitLogDispatcher;
 import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.spi.dispatch.DispatcherContext;
 import dev.hangar.spi.dispatch.KeyIndexView;
 import dev.hangar.spi.flush.Checkpoint;
+import dev.hangar.spi.format.IndexFileFormat;
 import dev.hangar.spi.message.MessageSysFlag;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,7 +1,5 @@
 package dev.hangar.dispatch.index;
 
-import dev.hangar.spi.format.IndexFileFormat;
-
 import static dev.hangar.spi.format.IndexFileFormat.BEGIN_PHY_OFFSET_OFFSET;
 import static dev.hangar.spi.format.IndexFileFormat.BEGIN_TIMESTAMP_OFFSET;
 import static dev.hangar.spi.format.IndexFileFormat.END_PHY_OFFSET_OFFSET;
@@ -15,6 +13,7 @@ import static dev.hangar.spi.format.IndexFileFormat.HASH_SLOT_COUNT_OFFSET;
 import static dev.hangar.spi.format.IndexFileFormat.INDEX_COUNT_OFFSET;
 import static dev.hangar.spi.format.IndexFileFormat.NO_ENTRY;
 
+import dev.hangar.spi.format.IndexFileFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.MappedByteBuffer;

@@ -1,7 +1,5 @@
 package dev.hangar.dispatch.consumequeue;
 
-import dev.hangar.spi.format.ConsumeQueueFormat;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,6 +11,7 @@ import dev.hangar.spi.dispatch.CommitLogDispatcher;
 import dev.hangar.spi.dispatch.ConsumeQueueView;
 import dev.hangar.spi.dispatch.CqUnit;
 import dev.hangar.spi.dispatch.KeyIndexView;
+import dev.hangar.spi.format.ConsumeQueueFormat;
 import dev.hangar.spi.message.MessageSysFlag;
 import java.io.IOException;
 import java.io.RandomAccessFile;

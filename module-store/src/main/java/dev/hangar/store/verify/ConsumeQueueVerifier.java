@@ -1,9 +1,8 @@
 package dev.hangar.store.verify;
 
-import dev.hangar.spi.format.ConsumeQueueFormat;
-
 import static dev.hangar.spi.format.ConsumeQueueFormat.UNIT_SIZE;
 
+import dev.hangar.spi.format.ConsumeQueueFormat;
 import dev.hangar.store.format.CommitLogRecordFormat;
 import dev.hangar.store.verify.CommitLogRecordReader.RecordHeader;
 import java.io.IOException;

@@ -1,9 +1,8 @@
 package dev.hangar.store.verify;
 
-import dev.hangar.spi.format.IndexFileFormat;
-
 import static dev.hangar.spi.format.IndexFileFormat.ENTRY_SIZE;
 
+import dev.hangar.spi.format.IndexFileFormat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

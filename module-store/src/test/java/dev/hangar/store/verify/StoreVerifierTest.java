@@ -1,13 +1,12 @@
 package dev.hangar.store.verify;
 
-import dev.hangar.spi.format.ConsumeQueueFormat;
-import dev.hangar.spi.format.IndexFileFormat;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hangar.spi.config.StoreConfig;
+import dev.hangar.spi.format.ConsumeQueueFormat;
+import dev.hangar.spi.format.IndexFileFormat;
 import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.store.DefaultMessageStore;
 import dev.hangar.store.TestStores;
