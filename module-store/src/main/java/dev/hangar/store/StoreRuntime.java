@@ -266,8 +266,13 @@ public final class StoreRuntime implements AutoCloseable {
     @Override
     public void close() {
         retention.shutdown();
-        reput.shutdown(10_000);
+        // flush first: under sync flush only flushed data may be dispatched, and puts that did not wait for
+        // their flush (WAIT=false, delayed re-puts) would otherwise stay undispatched and keep the abort file
         flushService.shutdown();
+        reput.shutdown(10_000);
+        if (reput.behindBytes() > 0) {
+            reput.catchUp();
+        }
         flushConsumeQueue.shutdown();
         dispatchers.close();
         long behind = reput.behindBytes();

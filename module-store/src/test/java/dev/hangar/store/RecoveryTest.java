@@ -178,6 +178,20 @@ class RecoveryTest {
     }
 
     @Test
+    void aSyncFlushStoreWhosePutsDidNotWaitStillShutsDownCleanly() {
+        try (DefaultMessageStore store = TestStores.started(dir, "flushDiskType", "SYNC_FLUSH")) {
+            for (int i = 0; i < 200; i++) {
+                assertTrue(store.putMessage(TestStores.message("NoWait", 0, "m" + i).waitStoreMsgOk(false)).isOk());
+            }
+        }
+        assertFalse(Files.exists(dir.resolve("abort")), "everything was flushed and dispatched at shutdown");
+        try (DefaultMessageStore store = TestStores.started(dir, "flushDiskType", "SYNC_FLUSH")) {
+            assertFalse(store.recoveryReport().abnormal());
+            assertEquals(200, store.getMaxOffsetInQueue("NoWait", 0));
+        }
+    }
+
+    @Test
     void anAbortFileLeftBehindRecoversEverything() throws IOException {
         List<PutMessageResult> results = fill();
         Files.createFile(dir.resolve("abort"));
