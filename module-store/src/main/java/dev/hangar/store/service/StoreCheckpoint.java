@@ -1,6 +1,6 @@
 package dev.hangar.store.service;
 
-import dev.hangar.spi.flush.Checkpoint;
+import dev.hangar.spi.flush.MemoryCheckpoint;
 import dev.hangar.store.format.CheckpointFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,11 +14,8 @@ import java.nio.file.StandardOpenOption;
  * three longs at their offsets and forces them. Written through the channel rather than a mapping: it is one
  * page, written every few seconds, and this keeps the engine free of unmapping.
  */
-public final class StoreCheckpoint implements Checkpoint, AutoCloseable {
+public final class StoreCheckpoint extends MemoryCheckpoint implements AutoCloseable {
     private final FileChannel channel;
-    private volatile long physic;
-    private volatile long logics;
-    private volatile long index;
 
     public StoreCheckpoint(Path file) {
         try {
@@ -27,9 +24,9 @@ public final class StoreCheckpoint implements Checkpoint, AutoCloseable {
             if (existed && channel.size() >= CheckpointFormat.USED_LENGTH) {
                 ByteBuffer b = ByteBuffer.allocate(CheckpointFormat.USED_LENGTH);
                 channel.read(b, 0);
-                physic = b.getLong(CheckpointFormat.PHYSIC_MSG_TIMESTAMP_OFFSET);
-                logics = b.getLong(CheckpointFormat.LOGICS_MSG_TIMESTAMP_OFFSET);
-                index = b.getLong(CheckpointFormat.INDEX_MSG_TIMESTAMP_OFFSET);
+                physicMsgTimestamp(b.getLong(CheckpointFormat.PHYSIC_MSG_TIMESTAMP_OFFSET));
+                logicsMsgTimestamp(b.getLong(CheckpointFormat.LOGICS_MSG_TIMESTAMP_OFFSET));
+                indexMsgTimestamp(b.getLong(CheckpointFormat.INDEX_MSG_TIMESTAMP_OFFSET));
             }
             if (channel.size() < CheckpointFormat.FILE_SIZE) {
                 channel.write(ByteBuffer.allocate(1), CheckpointFormat.FILE_SIZE - 1);
@@ -39,57 +36,27 @@ public final class StoreCheckpoint implements Checkpoint, AutoCloseable {
         }
     }
 
-    @Override
-    public long physicMsgTimestamp() {
-        return physic;
-    }
-
-    @Override
-    public void physicMsgTimestamp(long timestamp) {
-        physic = timestamp;
-    }
-
-    @Override
-    public long logicsMsgTimestamp() {
-        return logics;
-    }
-
-    @Override
-    public void logicsMsgTimestamp(long timestamp) {
-        logics = timestamp;
-    }
-
-    @Override
-    public long indexMsgTimestamp() {
-        return index;
-    }
-
-    @Override
-    public void indexMsgTimestamp(long timestamp) {
-        index = timestamp;
-    }
-
     /** Where crash recovery starts: min(physic, logics) - 3 s, never below 0. */
     public long minTimestamp() {
-        return Math.max(0, Math.min(physic, logics) - CheckpointFormat.RECOVERY_MARGIN_MILLIS);
+        return Math.max(0, Math.min(physicMsgTimestamp(), logicsMsgTimestamp()) - CheckpointFormat.RECOVERY_MARGIN_MILLIS);
     }
 
     /** {@link #minTimestamp()} also bounded by the index timestamp (messageIndexSafe). */
     public long minTimestampIndex() {
-        return Math.min(minTimestamp(), index);
+        return Math.min(minTimestamp(), indexMsgTimestamp());
     }
 
     @Override
     public synchronized void flush() {
-        flushWith(logics);
+        flushWith(logicsMsgTimestamp());
     }
 
     /** Writes the checkpoint with an explicit logics timestamp: the one captured before the ConsumeQueues were flushed. */
     public synchronized void flushWith(long logicsTimestamp) {
         ByteBuffer b = ByteBuffer.allocate(CheckpointFormat.USED_LENGTH);
-        b.putLong(CheckpointFormat.PHYSIC_MSG_TIMESTAMP_OFFSET, physic);
+        b.putLong(CheckpointFormat.PHYSIC_MSG_TIMESTAMP_OFFSET, physicMsgTimestamp());
         b.putLong(CheckpointFormat.LOGICS_MSG_TIMESTAMP_OFFSET, logicsTimestamp);
-        b.putLong(CheckpointFormat.INDEX_MSG_TIMESTAMP_OFFSET, index);
+        b.putLong(CheckpointFormat.INDEX_MSG_TIMESTAMP_OFFSET, indexMsgTimestamp());
         try {
             channel.write(b, 0);
             channel.force(false);
