@@ -155,7 +155,20 @@ public final class StoreConfigKeys {
             "offsetCheckInSlave", "debugLockEnable", "diskFallRecorded", "enableConsumeQueueExt",
             "mappedFileSizeConsumeQueueExt", "bitMapLengthConsumeQueueExt", "accessMessageInMemoryMaxRatio",
             "maxTransferBytesOnMessageInDisk", "maxTransferCountOnMessageInDisk", "putMsgIndexHightWater",
-            "slaveTimeout", "waitTimeMillsInSendQueue", "enableLmq", "enableMultiDispatch", "maxLmqConsumeQueueNum");
+            "slaveTimeout", "waitTimeMillsInSendQueue", "enableLmq", "enableMultiDispatch", "maxLmqConsumeQueueNum",
+            // BrokerConfig / NettyServerConfig keys a broker.conf usually carries
+            "brokerPermission", "rejectTransactionMessage", "fetchNamesrvAddrByAddressServer", "clusterTopicEnable",
+            "brokerTopicEnable", "traceTopicEnable", "msgTraceTopicName", "aclEnable", "autoDeleteUnusedStats",
+            "brokerFastFailureEnable", "waitTimeMillsInPullQueue", "waitTimeMillsInHeartbeatQueue",
+            "waitTimeMillsInTransactionQueue", "queryMessageThreadPoolNums", "adminBrokerThreadPoolNums",
+            "clientManageThreadPoolNums", "consumerManageThreadPoolNums", "heartbeatThreadPoolNums",
+            "endTransactionThreadPoolNums", "useEpollNativeSelector", "serverWorkerThreads", "serverSelectorThreads",
+            "serverSocketSndBufSize", "serverSocketRcvBufSize", "transactionTimeOut", "transactionCheckMax",
+            "transactionCheckInterval", "longPollingEnable", "shortPollingTimeMills", "notifyConsumerIdsChangedEnable",
+            "highSpeedMode", "commercialEnable", "filterServerNums", "enablePropertyFilter",
+            "compressedRegister", "forceRegister", "registerNameServerPeriod", "startAcceptSendRequestTimeStamp",
+            "mapedFileSizeCommitLog", "mapedFileSizeConsumeQueue", "storePathDLedgerCommitLog", "dLegerGroup",
+            "dLegerPeers", "dLegerSelfId", "haMasterAddress", "offsetCheckInSlave", "isEnablePropertyFilter");
 
     private StoreConfigKeys() {
     }
