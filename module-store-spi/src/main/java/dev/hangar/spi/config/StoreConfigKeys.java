@@ -168,7 +168,7 @@ public final class StoreConfigKeys {
             "highSpeedMode", "commercialEnable", "filterServerNums", "enablePropertyFilter",
             "compressedRegister", "forceRegister", "registerNameServerPeriod", "startAcceptSendRequestTimeStamp",
             "mapedFileSizeCommitLog", "mapedFileSizeConsumeQueue", "storePathDLedgerCommitLog", "dLegerGroup",
-            "dLegerPeers", "dLegerSelfId", "haMasterAddress", "offsetCheckInSlave", "isEnablePropertyFilter");
+            "dLegerPeers", "dLegerSelfId", "haMasterAddress", "isEnablePropertyFilter");
 
     private StoreConfigKeys() {
     }
