@@ -70,6 +70,33 @@ class StoreConfigTest {
     }
 
     @Test
+    void aTypicalRocketMqBrokerConfLoadsWithWarningsForTheBrokerKeys() {
+        java.util.Map<String, String> brokerConf = new java.util.LinkedHashMap<>();
+        brokerConf.put("brokerClusterName", "DefaultCluster");
+        brokerConf.put("brokerName", "broker-a");
+        brokerConf.put("brokerId", "0");
+        brokerConf.put("deleteWhen", "04");
+        brokerConf.put("fileReservedTime", "48");
+        brokerConf.put("brokerRole", "ASYNC_MASTER");
+        brokerConf.put("flushDiskType", "ASYNC_FLUSH");
+        brokerConf.put("namesrvAddr", "127.0.0.1:9876");
+        brokerConf.put("autoCreateTopicEnable", "true");
+        brokerConf.put("storePathRootDir", "/data/rocketmq/store");
+        brokerConf.put("storePathCommitLog", "/data/rocketmq/store/commitlog");
+        brokerConf.put("mappedFileSizeCommitLog", "1073741824");
+        brokerConf.put("maxMessageSize", "65536");
+        brokerConf.put("diskMaxUsedSpaceRatio", "88");
+        brokerConf.put("sendMessageThreadPoolNums", "16");
+        brokerConf.put("useReentrantLockWhenPutMessage", "true");
+        brokerConf.put("transientStorePoolEnable", "false");
+        StoreConfig c = StoreConfig.builder().setAll(brokerConf, "file:broker.conf").build();
+        assertEquals(48, c.get(StoreConfigKeys.FILE_RESERVED_TIME));
+        assertEquals(65536, c.get(StoreConfigKeys.MAX_MESSAGE_SIZE));
+        assertEquals("/data/rocketmq/store", c.get(StoreConfigKeys.STORE_PATH_ROOT_DIR));
+        assertEquals(8, c.warnings().size(), c.warnings().toString()); // one per broker-only key above
+    }
+
+    @Test
     void theReadmeTableIsGeneratedFromTheKeyTable() throws IOException {
         Path readme = Path.of("..", "README.md");
         String text = Files.readString(readme, StandardCharsets.UTF_8);
