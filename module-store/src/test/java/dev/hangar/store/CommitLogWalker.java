@@ -1,7 +1,6 @@
 package dev.hangar.store;
 
 import dev.hangar.spi.message.StoredMessage;
-import dev.hangar.store.format.CommitLogRecordFormat;
 import dev.hangar.store.format.RecordDecoder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -56,9 +55,5 @@ final class CommitLogWalker {
             }
         }
         return new Walk(messages, blanks, names);
-    }
-
-    static int blankMagic() {
-        return CommitLogRecordFormat.BLANK_MAGIC_CODE;
     }
 }

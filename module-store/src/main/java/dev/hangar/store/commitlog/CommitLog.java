@@ -29,7 +29,6 @@ public final class CommitLog {
     private final MappedFileQueue queue;
     private final PutMessageLock lock;
     private final TopicQueueOffsets queueOffsets;
-    private final byte[] storeHostPrefix;
     private final RecordAppender appender;
     private volatile long beginTimeInLock;
 
@@ -38,8 +37,7 @@ public final class CommitLog {
         this.queue = queue;
         this.lock = lock;
         this.queueOffsets = queueOffsets;
-        this.storeHostPrefix = MessageIdCodec.hostPrefix(storeHost);
-        this.appender = new RecordAppender(storeHostPrefix);
+        this.appender = new RecordAppender(MessageIdCodec.hostPrefix(storeHost));
     }
 
     public MappedFileQueue queue() {

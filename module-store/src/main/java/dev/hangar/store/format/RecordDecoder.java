@@ -190,19 +190,6 @@ public final class RecordDecoder {
                 buf.getLong(pos + CommitLogRecordFormat.BORN_TIMESTAMP_OFFSET));
     }
 
-    /** The dispatch view of a decoded record. */
-    public static DispatchRequest toDispatchRequest(StoredMessage m, long tagsCode) {
-        return new DispatchRequest(m.topic(), m.queueId(), m.commitLogOffset(), m.storeSize(), tagsCode,
-                m.storeTimestamp(), m.queueOffset(), m.keys(), m.uniqKey(), m.sysFlag(),
-                m.preparedTransactionOffset(), m.properties(), m.bornTimestamp());
-    }
-
-    /** The ConsumeQueue tags code of an ordinary message: the tag's {@code String.hashCode()}, 0 without a tag. */
-    public static long tagsCode(StoredMessage m) {
-        String tags = m.tags();
-        return tags == null || tags.isEmpty() ? 0 : tags.hashCode();
-    }
-
     /** The store timestamp of the record at {@code pos}. */
     public static long storeTimestamp(ByteBuffer buf, int pos) {
         int sysFlag = buf.getInt(pos + CommitLogRecordFormat.SYS_FLAG_OFFSET);
