@@ -125,6 +125,19 @@ class RecoveryTest {
     }
 
     @Test
+    void aTornLastRecordIsZeroedSoTheRecoveredStoreVerifiesClean() throws IOException {
+        List<PutMessageResult> results = fill();
+        var last = results.get(MESSAGES - 1).appendResult();
+        long half = filePos(last.wroteOffset()) + last.wroteBytes() / 2;
+        overwrite(lastCommitLogFile(), half, new byte[last.wroteBytes() - last.wroteBytes() / 2]);
+        Files.createFile(dir.resolve("abort"));
+        assertRecoveredTo(results, MESSAGES - 1);
+        dev.hangar.store.verify.VerifyReport report = dev.hangar.store.verify.StoreVerifier.verify(dir, TestStores.config(dir));
+        assertTrue(report.healthy() && report.problems(dev.hangar.store.verify.VerifyReport.Severity.WARNING).isEmpty(),
+                report.toString());
+    }
+
+    @Test
     void aFlippedBodyByteFailsTheCrcAndEndsTheLogThere() throws IOException {
         List<PutMessageResult> results = fill();
         var hit = results.get(MESSAGES - 5).appendResult();

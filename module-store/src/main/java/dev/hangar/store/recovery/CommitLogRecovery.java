@@ -116,6 +116,10 @@ public final class CommitLogRecovery {
             }
         }
         int before = queue.mappedFiles().size();
+        long zeroed = zeroTornTail(processOffset);
+        if (zeroed > 0) {
+            LOG.warn("recovery: zeroed {} bytes of a torn record after the log end {}", zeroed, processOffset);
+        }
         queue.setFlushedWhere(processOffset);
         queue.setCommittedWhere(processOffset);
         queue.truncateDirtyFiles(processOffset);
@@ -125,6 +129,32 @@ public final class CommitLogRecovery {
         }
         return new RecoveryReport(!lastExitOk, scanned, messages, scanStart, processOffset, reason, dropped,
                 Math.min(firstMissing, processOffset), 0, System.currentTimeMillis() - begin);
+    }
+
+    /**
+     * Zeroes what lies after the log end in the file holding it (a record torn by a crash), so the directory is
+     * consistent: nothing past the end can be read as a record later, and {@code verify} finds no damage in a store
+     * that was recovered and shut down cleanly. Returns the bytes zeroed.
+     */
+    private long zeroTornTail(long end) {
+        MappedFile file = queue.findMappedFileByOffset(end, false);
+        if (file == null) {
+            return 0;
+        }
+        try (SelectedRegion region = file.selectMappedBuffer((int) (end - file.fileFromOffset()))) {
+            if (region == null) {
+                return 0;
+            }
+            var buf = region.buffer();
+            int last = region.size() - 1;
+            while (last >= 0 && buf.get(last) == 0) {
+                last--;
+            }
+            for (int i = 0; i <= last; i++) {
+                buf.put(i, (byte) 0);
+            }
+            return last + 1;
+        }
     }
 
     /** The file holding {@code hint}, but no more than three files back (RocketMQ scans the last three). */
