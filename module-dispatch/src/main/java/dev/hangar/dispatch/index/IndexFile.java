@@ -13,6 +13,7 @@ import static dev.hangar.spi.format.IndexFileFormat.HASH_SLOT_COUNT_OFFSET;
 import static dev.hangar.spi.format.IndexFileFormat.INDEX_COUNT_OFFSET;
 import static dev.hangar.spi.format.IndexFileFormat.NO_ENTRY;
 
+import dev.hangar.spi.flush.ForceEvents;
 import dev.hangar.spi.format.IndexFileFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -285,6 +286,7 @@ final class IndexFile {
         dirty = false;
         try {
             buffer.force();
+            ForceEvents.fileForced(path);
         } catch (RuntimeException e) {
             dirty = true;
             throw new UncheckedIOException("cannot force index file " + path, new IOException(e));

@@ -2,6 +2,7 @@ package dev.hangar.mmap.file;
 
 import dev.hangar.mmap.nativeio.LibC;
 import dev.hangar.mmap.nativeio.NativeMemory;
+import dev.hangar.spi.flush.ForceEvents;
 import dev.hangar.spi.mapped.AppendCallback;
 import dev.hangar.spi.mapped.MappedFile;
 import dev.hangar.spi.mapped.SelectedRegion;
@@ -241,6 +242,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         }
         try {
             forceToDisk(flushed, target);
+            ForceEvents.rangeForced(path, flushed, target);
             flushedPosition.set(target);
         } finally {
             release();

@@ -1,11 +1,14 @@
 package dev.hangar.store.schedule;
 
+import dev.hangar.spi.flush.ForceEvents;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -14,7 +17,8 @@ import java.util.regex.Pattern;
 /**
  * {@code config/delayOffset.json}: how far each delay level has been delivered, in RocketMQ 4.9's shape
  * {@code {"offsetTable":{1:23,2:0}}}. Written to a temp file and renamed, so a crash leaves the old or the new
- * version, never half of one.
+ * version, never half of one; the temp file is forced before the rename and the directory after it, so a power cut
+ * keeps the new version once {@link #write} returned.
  */
 public final class DelayOffsetFile {
     private static final Pattern ENTRY = Pattern.compile("\"?(\\d+)\"?\\s*:\\s*(\\d+)");
@@ -43,6 +47,12 @@ public final class DelayOffsetFile {
         }
     }
 
+    private static void force(Path path, StandardOpenOption mode) throws IOException {
+        try (FileChannel channel = FileChannel.open(path, mode)) {
+            channel.force(true);
+        }
+    }
+
     public void write(Map<Integer, Long> offsets) {
         StringBuilder sb = new StringBuilder("{\"offsetTable\":{");
         boolean first = true;
@@ -58,7 +68,11 @@ public final class DelayOffsetFile {
             Files.createDirectories(file.getParent());
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
             Files.writeString(tmp, sb.toString(), StandardCharsets.UTF_8);
+            force(tmp, StandardOpenOption.WRITE);
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            // the rename is durable only once the directory is: without this a power cut may bring back the old file
+            force(file.getParent(), StandardOpenOption.READ);
+            ForceEvents.fileForced(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }

@@ -1,5 +1,6 @@
 package dev.hangar.store.service;
 
+import dev.hangar.spi.flush.ForceEvents;
 import dev.hangar.spi.flush.MemoryCheckpoint;
 import dev.hangar.store.format.CheckpointFormat;
 import java.io.IOException;
@@ -16,8 +17,10 @@ import java.nio.file.StandardOpenOption;
  */
 public final class StoreCheckpoint extends MemoryCheckpoint implements AutoCloseable {
     private final FileChannel channel;
+    private final Path file;
 
     public StoreCheckpoint(Path file) {
+        this.file = file;
         try {
             boolean existed = file.toFile().exists();
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -60,6 +63,7 @@ public final class StoreCheckpoint extends MemoryCheckpoint implements AutoClose
         try {
             channel.write(b, 0);
             channel.force(false);
+            ForceEvents.fileForced(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the checkpoint", e);
         }
