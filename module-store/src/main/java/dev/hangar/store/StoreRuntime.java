@@ -9,6 +9,7 @@ import dev.hangar.spi.dispatch.KeyIndexView;
 import dev.hangar.spi.flush.FlushCommitLogService;
 import dev.hangar.spi.flush.FlushContext;
 import dev.hangar.spi.flush.FlushStatistics;
+import dev.hangar.spi.flush.ForceEvents;
 import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.mapped.MappedStorage;
 import dev.hangar.spi.mapped.QueueRole;
@@ -36,8 +37,10 @@ import dev.hangar.store.service.StoreStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -251,12 +254,22 @@ public final class StoreRuntime implements AutoCloseable {
                 new CleanConsumeQueueService(commitLog::getMinOffset, b.dispatchers), disk, policy);
     }
 
+    /**
+     * Creates the marker durably (the file and its directory entry forced): if a power cut could take it away, the
+     * next start would trust the files as after a clean shutdown.
+     */
     private static void createAbortFile(Path root) {
         try {
             Path abort = root.resolve(ABORT_FILE);
             if (!Files.exists(abort)) {
                 Files.createFile(abort);
+                try (FileChannel file = FileChannel.open(abort, StandardOpenOption.WRITE);
+                     FileChannel directory = FileChannel.open(root, StandardOpenOption.READ)) {
+                    file.force(true);
+                    directory.force(true);
+                }
             }
+            ForceEvents.fileForced(abort);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the abort marker in " + root, e);
         }

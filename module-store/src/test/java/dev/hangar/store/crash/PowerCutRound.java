@@ -124,6 +124,10 @@ final class PowerCutRound {
         StoreConfig config = TestStores.config(shadow, settings);
         try (DefaultMessageStore store = new DefaultMessageStore(config)) {
             store.start();
+            if (!store.recoveryReport().abnormal()) {
+                problems.add("the abort marker did not survive the power cut: recovery trusted the files as after a "
+                        + "clean shutdown");
+            }
             for (int q = 0; q < QUEUES; q++) {
                 readQueue(store, q, readable, problems);
             }
