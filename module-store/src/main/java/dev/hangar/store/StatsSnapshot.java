@@ -48,6 +48,7 @@ final class StatsSnapshot {
         dispatch.put("dispatched", store.stats().dispatched());
         dispatch.put("dispatchers", rt.dispatchers().names());
         dispatch.put("failures", rt.dispatchers().failures());
+        dispatch.put("plugins", rt.plugins().snapshot());
         out.put("dispatch", dispatch);
         out.put("flush", flush(rt.flushStatistics()));
         out.put("queues", queues(rt.dispatchers().view(ConsumeQueueView.class).orElse(null)));

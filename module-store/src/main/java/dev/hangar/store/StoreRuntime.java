@@ -28,6 +28,7 @@ import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.read.MessageReader;
 import dev.hangar.store.recovery.CommitLogRecovery;
 import dev.hangar.store.recovery.RecoveryReport;
+import dev.hangar.store.reput.PluginDispatch;
 import dev.hangar.store.reput.ReputMessageService;
 import dev.hangar.store.service.FlushConsumeQueueService;
 import dev.hangar.store.service.RunningFlags;
@@ -56,6 +57,8 @@ import org.slf4j.LoggerFactory;
 public final class StoreRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StoreRuntime.class);
     private static final String ABORT_FILE = "abort";
+    /** How long a clean shutdown lets third-party dispatchers catch up; they resume from their durable offset. */
+    private static final long PLUGIN_CATCH_UP_MILLIS = 10_000;
 
     private final Path root;
     private final StoreConfig config;
@@ -69,6 +72,7 @@ public final class StoreRuntime implements AutoCloseable {
     private final FlushCommitLogService flushService;
     private final FlushStatistics flushStatistics;
     private final ReputMessageService reput;
+    private final PluginDispatch plugins;
     private final FlushConsumeQueueService flushConsumeQueue;
     private final MessageReader reader;
     private final RecoveryReport recoveryReport;
@@ -87,6 +91,7 @@ public final class StoreRuntime implements AutoCloseable {
         this.flushService = b.flushService;
         this.flushStatistics = b.flushStatistics;
         this.reput = b.reput;
+        this.plugins = b.plugins;
         this.flushConsumeQueue = b.flushConsumeQueue;
         this.reader = b.reader;
         this.recoveryReport = b.report;
@@ -107,6 +112,7 @@ public final class StoreRuntime implements AutoCloseable {
         FlushCommitLogService flushService;
         FlushStatistics flushStatistics;
         ReputMessageService reput;
+        PluginDispatch plugins;
         FlushConsumeQueueService flushConsumeQueue;
         MessageReader reader;
         RecoveryReport report;
@@ -208,8 +214,9 @@ public final class StoreRuntime implements AutoCloseable {
                 b.checkpoint, b.flags, b.flushStatistics));
         boolean sync = config.isSyncFlush();
         MappedFileQueue q = b.commitLogQueue;
+        b.plugins = new PluginDispatch(b.dispatchers, commitLog, sync ? q::getFlushedWhere : q::getMaxOffset);
         b.reput = new ReputMessageService(commitLog, b.dispatchers,
-                sync ? q::getFlushedWhere : q::getMaxOffset, q::getMaxWrotePosition, delayLevels, stats);
+                sync ? q::getFlushedWhere : q::getMaxOffset, q::getMaxWrotePosition, delayLevels, stats, b.plugins);
         long minPhy = Math.max(0, commitLog.getMinOffset());
         long from = Math.min(Math.min(b.dispatchers.minDurableOffset(), end), report.firstUndispatched());
         if (!lastExitOk) {
@@ -232,6 +239,7 @@ public final class StoreRuntime implements AutoCloseable {
 
         createAbortFile(b.root);
         b.flushService.start();
+        b.plugins.start(end, b.reput::prepare);
         b.reput.start();
         b.flushConsumeQueue = new FlushConsumeQueueService(b.dispatchers, b.checkpoint,
                 config.get(StoreConfigKeys.FLUSH_INTERVAL_CONSUME_QUEUE),
@@ -286,6 +294,7 @@ public final class StoreRuntime implements AutoCloseable {
         if (reput.behindBytes() > 0) {
             reput.catchUp();
         }
+        plugins.shutdown(PLUGIN_CATCH_UP_MILLIS);
         flushConsumeQueue.shutdown();
         dispatchers.close();
         long behind = reput.behindBytes();
@@ -333,6 +342,11 @@ public final class StoreRuntime implements AutoCloseable {
 
     public ReputMessageService reput() {
         return reput;
+    }
+
+    /** The third-party dispatchers, each on its own thread. */
+    public PluginDispatch plugins() {
+        return plugins;
     }
 
     public MessageReader reader() {

@@ -52,6 +52,10 @@ final class MetricsHandler implements Router.Handler {
             w.counter("hangar_flushed_bytes_total", "Commit-log bytes flushed", flush.flushedBytes());
             w.histogram("hangar_flush_latency_microseconds", "Latency of commit-log fsyncs", flush.fsyncLatency());
             w.gauge("hangar_dispatch_behind_bytes", "Commit-log bytes written but not yet dispatched", rt.reput().behindBytes());
+            w.gauges("hangar_plugin_lag_bytes", "Commit-log bytes readable but not yet handed to a third-party "
+                    + "dispatcher, per plugin", "plugin", rt.plugins().lagBytes());
+            w.gauges("hangar_plugin_disabled", "1 when a third-party dispatcher was disabled after a failure (see stat)",
+                    "plugin", rt.plugins().disabled());
             w.gauge("hangar_commitlog_files", "Commit-log files", rt.commitLog().queue().mappedFiles().size());
             w.gauge("hangar_commitlog_min_offset", "First commit-log offset kept", rt.commitLog().getMinOffset());
             w.gauge("hangar_commitlog_max_offset", "Commit-log offset one past the last record", rt.commitLog().getMaxOffset());

@@ -37,6 +37,13 @@ final class PrometheusWriter {
         return this;
     }
 
+    /** A gauge with one label, one sample per entry. */
+    PrometheusWriter gauges(String name, String help, String label, Map<String, ? extends Number> values) {
+        header(name, help, "gauge");
+        values.forEach((labelValue, value) -> sample(name, "{" + label + "=\"" + escape(labelValue) + "\"}", value.doubleValue()));
+        return this;
+    }
+
     /**
      * A histogram from a {@link LatencyHistogram}: bucket i of which holds values below 2^i µs, so the cumulative
      * count below 2^i is exactly the count of values {@code <= 2^i - 1} (whole microseconds), Prometheus' {@code le}.

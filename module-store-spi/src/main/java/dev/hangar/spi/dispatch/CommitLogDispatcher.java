@@ -8,11 +8,15 @@ import java.util.Optional;
  * <p>Contract:
  * <ul>
  *   <li>{@link #load()} is called once, before CommitLog recovery, on the engine's start thread: open files.</li>
- *   <li>{@link #dispatch(DispatchRequest)} is called from one thread (the reput loop), in commit-log order,
- *       for every record. During crash recovery records it already has may come again: ignore them.
- *       It may throw; the engine counts and logs the failure of a third-party dispatcher and goes on.</li>
+ *   <li>{@link #dispatch(DispatchRequest)} is called from one thread, in commit-log order, for every record: the
+ *       reput loop for the built-in dispatchers, a thread of its own (with its own cursor, starting at its
+ *       {@link #durableOffset()}) for a third-party one. Records it already has may come again: ignore them.
+ *       It may throw; the engine counts and logs the exception of a third-party dispatcher and goes on; an
+ *       {@link Error} disables that dispatcher (with the reason in {@code stat}).</li>
  *   <li>{@link #durableOffset()} tells recovery how far this dispatcher has durably dispatched (commit-log
- *       offset one past the last record it holds); the engine re-dispatches from the smallest.</li>
+ *       offset one past the last record it holds); built-ins are re-dispatched from the smallest of theirs, a
+ *       third-party dispatcher from its own. If it throws (or {@link #load()} does), a third-party dispatcher is
+ *       disabled.</li>
  *   <li>{@link #truncate(long)} drops everything at or past a commit-log offset (recovery trimmed the log).</li>
  *   <li>{@link #flush(int)} is called from the consume-queue flush thread; {@link #close()} at shutdown after the
  *       last dispatch.</li>

@@ -8,14 +8,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The configured dispatchers in order. A failure of a built-in dispatcher sets the matching running flag (the
- * store stops taking writes, as RocketMQ does); a failure of a third-party dispatcher is counted and logged
- * and never stops the others.
+ * The configured dispatchers in order. Built-in dispatchers (Hangar's own dispatch module) are called here, on the
+ * reput thread; a failure of one sets the matching running flag (the store stops taking writes, as RocketMQ does).
+ * Third-party dispatchers ("plugins") are only listed here: each runs on a thread and cursor of its own
+ * ({@code dev.hangar.store.reput.PluginDispatch}). A plugin's failure is counted and never stops the others; an
+ * {@link Error}, a failing {@code load()} or a throwing {@code durableOffset()} disables that plugin, with the
+ * reason kept for {@code stat}.
  */
 public final class DispatcherChain implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DispatcherChain.class);
@@ -26,10 +31,15 @@ public final class DispatcherChain implements AutoCloseable {
     }
 
     private final List<Entry> entries;
+    private final List<Entry> builtIns;
+    private final List<Entry> plugins;
     private final RunningFlags flags;
+    private final Map<String, String> disabled = new ConcurrentHashMap<>();
 
     public DispatcherChain(List<Entry> entries, RunningFlags flags) {
         this.entries = List.copyOf(entries);
+        this.builtIns = this.entries.stream().filter(Entry::builtIn).toList();
+        this.plugins = this.entries.stream().filter(e -> !e.builtIn()).toList();
         this.flags = flags;
     }
 
@@ -43,36 +53,96 @@ public final class DispatcherChain implements AutoCloseable {
         return entries;
     }
 
-    public void load() {
-        entries.forEach(e -> e.dispatcher.load());
+    /** The third-party dispatchers not disabled, in configured order. */
+    public List<Entry> enabledPlugins() {
+        return plugins.stream().filter(e -> !isDisabled(e)).toList();
     }
 
-    public void dispatch(DispatchRequest request) {
+    /** Loads every dispatcher; a built-in's failure fails the start, a plugin's disables that plugin. */
+    public void load() {
         for (Entry e : entries) {
-            try {
-                e.dispatcher.dispatch(request);
-            } catch (RuntimeException ex) {
-                e.failures.increment();
-                if (e.builtIn) {
-                    int flag = "index".equals(e.name) ? RunningFlags.WRITE_INDEX_FILE_ERROR : RunningFlags.WRITE_LOGICS_QUEUE_ERROR;
-                    flags.set(flag, "dispatcher " + e.name + " failed at commit-log offset "
-                            + request.commitLogOffset() + ": " + ex);
-                    LOG.error("built-in dispatcher {} failed at {}", e.name, request.commitLogOffset(), ex);
-                } else if (e.failures.sum() % LOG_EVERY_NTH_FAILURE == 1) {
-                    LOG.warn("plugin dispatcher {} failed ({} failures so far) at commit-log offset {}: {}",
-                            e.name, e.failures.sum(), request.commitLogOffset(), ex.toString());
+            if (e.builtIn) {
+                e.dispatcher.load();
+            } else {
+                try {
+                    e.dispatcher.load();
+                } catch (Throwable t) {
+                    e.failures.increment();
+                    disable(e, "load() failed: " + t);
                 }
             }
         }
     }
 
-    /** The smallest offset every dispatcher holds durably: dispatch resumes there. */
+    /** Hands {@code request} to every built-in dispatcher, in order. */
+    public void dispatch(DispatchRequest request) {
+        for (Entry e : builtIns) {
+            try {
+                e.dispatcher.dispatch(request);
+            } catch (RuntimeException ex) {
+                e.failures.increment();
+                int flag = "index".equals(e.name) ? RunningFlags.WRITE_INDEX_FILE_ERROR : RunningFlags.WRITE_LOGICS_QUEUE_ERROR;
+                flags.set(flag, "dispatcher " + e.name + " failed at commit-log offset "
+                        + request.commitLogOffset() + ": " + ex);
+                LOG.error("built-in dispatcher {} failed at {}", e.name, request.commitLogOffset(), ex);
+            }
+        }
+    }
+
+    /**
+     * Hands {@code request} to one plugin on its own thread: an exception is counted (and logged now and then), an
+     * Error disables the plugin. False when the plugin is (now) disabled.
+     */
+    public boolean dispatchToPlugin(Entry e, DispatchRequest request) {
+        try {
+            e.dispatcher.dispatch(request);
+        } catch (RuntimeException ex) {
+            e.failures.increment();
+            if (e.failures.sum() % LOG_EVERY_NTH_FAILURE == 1) {
+                LOG.warn("plugin dispatcher {} failed ({} failures so far) at commit-log offset {}: {}",
+                        e.name, e.failures.sum(), request.commitLogOffset(), ex.toString());
+            }
+        } catch (Error err) {
+            e.failures.increment();
+            disable(e, "dispatch threw " + err + " at commit-log offset " + request.commitLogOffset());
+        }
+        return !isDisabled(e);
+    }
+
+    /** The smallest offset every built-in dispatcher holds durably: the reput loop resumes there. */
     public long minDurableOffset() {
         long min = Long.MAX_VALUE;
-        for (Entry e : entries) {
-            min = Math.min(min, guarded(e, () -> e.dispatcher.durableOffset(), Long.MAX_VALUE));
+        for (Entry e : builtIns) {
+            min = Math.min(min, e.dispatcher.durableOffset());
         }
         return min;
+    }
+
+    /** Where a plugin's cursor starts: its durable offset, or -1 (and the plugin disabled) when asking threw. */
+    public long pluginDurableOffset(Entry e) {
+        try {
+            return e.dispatcher.durableOffset();
+        } catch (Throwable t) {
+            e.failures.increment();
+            disable(e, "durableOffset() threw " + t);
+            return -1;
+        }
+    }
+
+    /** Stops calling a plugin, keeping why for {@code stat}. The first reason stays. */
+    public void disable(Entry e, String reason) {
+        if (disabled.putIfAbsent(e.name, reason) == null) {
+            LOG.error("plugin dispatcher {} disabled: {}", e.name, reason);
+        }
+    }
+
+    public boolean isDisabled(Entry e) {
+        return disabled.containsKey(e.name);
+    }
+
+    /** Disabled plugins and why. */
+    public Map<String, String> disabledReasons() {
+        return Map.copyOf(disabled);
     }
 
     /** Asks every dispatcher holding data at or past {@code offset} to drop it. */
@@ -130,17 +200,27 @@ public final class DispatcherChain implements AutoCloseable {
         return names;
     }
 
+    /** Closes every dispatcher, disabled plugins too (they may hold files). */
     @Override
     public void close() {
         for (Entry e : entries) {
-            guarded(e, () -> {
+            try {
                 e.dispatcher.close();
-                return 0L;
-            }, 0L);
+            } catch (RuntimeException | Error ex) {
+                if (e.builtIn) {
+                    throw ex;
+                }
+                e.failures.increment();
+                LOG.warn("plugin dispatcher {} failed to close: {}", e.name, ex.toString());
+            }
         }
     }
 
-    private long guarded(Entry e, java.util.function.LongSupplier call, long fallback) {
+    /** Calls a dispatcher; a built-in's failure propagates, a plugin's is counted (an Error disables it). */
+    private long guarded(Entry e, LongSupplier call, long fallback) {
+        if (!e.builtIn && isDisabled(e)) {
+            return fallback;
+        }
         try {
             return call.getAsLong();
         } catch (RuntimeException ex) {
@@ -149,6 +229,13 @@ public final class DispatcherChain implements AutoCloseable {
                 throw ex;
             }
             LOG.warn("plugin dispatcher {} failed: {}", e.name, ex.toString());
+            return fallback;
+        } catch (Error err) {
+            if (e.builtIn) {
+                throw err;
+            }
+            e.failures.increment();
+            disable(e, "threw " + err);
             return fallback;
         }
     }

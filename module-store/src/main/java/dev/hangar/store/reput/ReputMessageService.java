@@ -1,13 +1,11 @@
 package dev.hangar.store.reput;
 
 import dev.hangar.spi.dispatch.DispatchRequest;
-import dev.hangar.spi.mapped.SelectedRegion;
 import dev.hangar.spi.message.MessageConst;
 import dev.hangar.spi.message.MessageSysFlag;
 import dev.hangar.spi.store.MessageArrivingListener;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.dispatch.DispatcherChain;
-import dev.hangar.store.format.RecordDecoder;
 import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.service.StoreStats;
 import java.util.List;
@@ -21,7 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The reput loop: follows the CommitLog from the last dispatched offset up to what may be seen (the readable
  * end, or the flushed end under sync flush so nothing unacknowledged becomes visible), decodes each record and
- * hands it to the dispatchers in order, then tells the arrival listeners. Woken by puts; parks when idle.
+ * hands it to the built-in dispatchers in order, then tells the arrival listeners. Woken by puts; parks when idle.
+ * Third-party dispatchers are not called here: each follows the log on its own thread ({@link PluginDispatch}), so
+ * a slow plugin never slows this loop nor, through the back-pressure on {@link #behindBytes()}, the puts.
  *
  * <p>Thread-safety: one dispatch thread; {@link #catchUp()} runs on the caller's thread before that thread is
  * started (recovery). {@link #behindBytes()} from anywhere.
@@ -32,14 +32,14 @@ public final class ReputMessageService implements Runnable {
     /** Written but not yet visible (a sync flush is under way): look again soon, the flush does not wake us. */
     private static final long PENDING_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
-    private final CommitLog commitLog;
+    private final PluginDispatch plugins;
     private final DispatcherChain dispatchers;
     private final LongSupplier visibleEnd;
     private final LongSupplier writtenEnd;
     private final DelayLevels delayLevels;
     private final StoreStats stats;
     private final List<MessageArrivingListener> listeners = new CopyOnWriteArrayList<>();
-    private volatile long reputFromOffset;
+    private final CommitLogCursor cursor;
     private volatile boolean stopped;
     private volatile boolean sleeping;
     private volatile Thread thread;
@@ -47,15 +47,18 @@ public final class ReputMessageService implements Runnable {
     /**
      * @param visibleEnd the offset dispatch may not pass: the readable end, or the flushed end for sync flush
      * @param writtenEnd the offset appends have reached (at or past {@code visibleEnd})
+     * @param plugins    the third-party dispatchers, each on its own cursor: woken after each pass
      */
     public ReputMessageService(CommitLog commitLog, DispatcherChain dispatchers, LongSupplier visibleEnd,
-                               LongSupplier writtenEnd, DelayLevels delayLevels, StoreStats stats) {
-        this.commitLog = commitLog;
+                               LongSupplier writtenEnd, DelayLevels delayLevels, StoreStats stats,
+                               PluginDispatch plugins) {
+        this.plugins = plugins;
         this.dispatchers = dispatchers;
         this.visibleEnd = visibleEnd;
         this.writtenEnd = writtenEnd;
         this.delayLevels = delayLevels;
         this.stats = stats;
+        this.cursor = new CommitLogCursor(commitLog, "dispatch", 0);
     }
 
     public void addListener(MessageArrivingListener listener) {
@@ -63,16 +66,16 @@ public final class ReputMessageService implements Runnable {
     }
 
     public long reputFromOffset() {
-        return reputFromOffset;
+        return cursor.offset();
     }
 
     public void reputFromOffset(long offset) {
-        this.reputFromOffset = offset;
+        cursor.offset(offset);
     }
 
     /** Bytes visible in the CommitLog but not yet dispatched. */
     public long behindBytes() {
-        return Math.max(0, visibleEnd.getAsLong() - reputFromOffset);
+        return Math.max(0, visibleEnd.getAsLong() - cursor.offset());
     }
 
     /** Dispatches everything visible now, on the calling thread. Returns the number of messages dispatched. */
@@ -134,7 +137,7 @@ public final class ReputMessageService implements Runnable {
                     sleeping = false;
                 }
             } catch (RuntimeException e) {
-                LOG.error("dispatch failed at commit-log offset {}; retrying", reputFromOffset, e);
+                LOG.error("dispatch failed at commit-log offset {}; retrying", cursor.offset(), e);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
             }
         }
@@ -142,60 +145,27 @@ public final class ReputMessageService implements Runnable {
 
     /** One pass over what is visible now, file by file. */
     private long dispatchAvailable() {
-        long dispatchedNow = 0;
-        while (!stopped) {
-            long end = visibleEnd.getAsLong();
-            long from = reputFromOffset;
-            if (from >= end) {
-                break;
-            }
-            long min = commitLog.getMinOffset();
-            if (from < min) {
-                LOG.warn("dispatch offset {} is below the commit log's first offset {}; jumping", from, min);
-                reputFromOffset = min;
-                continue;
-            }
-            long before = dispatchedNow;
-            try (SelectedRegion region = commitLog.getData(from)) {
-                if (region == null) {
-                    break;
-                }
-                int limit = (int) Math.min(region.size(), end - from);
-                int pos = 0;
-                while (pos < limit) {
-                    RecordDecoder.Check check = RecordDecoder.check(region.buffer(), pos, limit - pos, false);
-                    if (check.kind() == RecordDecoder.Kind.MESSAGE) {
-                        dispatch(RecordDecoder.toDispatchRequest(region.buffer(), pos));
-                        pos += check.size();
-                        reputFromOffset = from + pos;
-                        dispatchedNow++;
-                    } else if (check.kind() == RecordDecoder.Kind.BLANK) {
-                        reputFromOffset = commitLog.rollNextFile(from + pos);
-                        pos = limit;
-                        dispatchedNow++; // progress
-                    } else {
-                        if (check.kind() == RecordDecoder.Kind.INVALID) {
-                            LOG.error("cannot dispatch the record at {}: {}", from + pos, check.reason());
-                        }
-                        return dispatchedNow;
-                    }
-                }
-            }
-            if (dispatchedNow == before) {
-                break;
-            }
+        long dispatched = cursor.advance(visibleEnd, this::dispatch, () -> stopped);
+        if (dispatched > 0) {
+            plugins.wakeup();
         }
-        return dispatchedNow;
+        return dispatched;
     }
 
-    private void dispatch(DispatchRequest request) {
-        if (MessageConst.SCHEDULE_TOPIC.equals(request.topic())) {
-            long deliverAt = delayLevels.deliverTimestamp(levelOf(request), request.storeTimestamp());
-            request = new DispatchRequest(request.topic(), request.queueId(), request.commitLogOffset(),
-                    request.msgSize(), deliverAt, request.storeTimestamp(), request.consumeQueueOffset(),
-                    request.keys(), request.uniqKey(), request.sysFlag(), request.preparedTransactionOffset(),
-                    request.properties(), request.bornTimestamp());
+    /** What a dispatcher is handed for a record: delayed messages carry their delivery time as tags code. */
+    public DispatchRequest prepare(DispatchRequest request) {
+        if (!MessageConst.SCHEDULE_TOPIC.equals(request.topic())) {
+            return request;
         }
+        long deliverAt = delayLevels.deliverTimestamp(levelOf(request), request.storeTimestamp());
+        return new DispatchRequest(request.topic(), request.queueId(), request.commitLogOffset(),
+                request.msgSize(), deliverAt, request.storeTimestamp(), request.consumeQueueOffset(),
+                request.keys(), request.uniqKey(), request.sysFlag(), request.preparedTransactionOffset(),
+                request.properties(), request.bornTimestamp());
+    }
+
+    private void dispatch(DispatchRequest raw) {
+        DispatchRequest request = prepare(raw);
         dispatchers.dispatch(request);
         stats.recordDispatched();
         if (MessageSysFlag.takesQueueOffset(request.sysFlag())) {

@@ -27,6 +27,9 @@ class PluginDispatcherTest {
                 store.putMessage(TestStores.message("Plug", i % 3, "p" + i));
             }
             TestStores.await("dispatched", () -> store.dispatchBehindBytes() == 0);
+            // a plugin follows the log on its own thread: wait for it, not only for the built-ins
+            TestStores.await("the plugin caught up", () -> RecordingDispatcherProvider.RECEIVED.size() >= 50
+                    && store.runtime().plugins().maxLagBytes() == 0);
             List<DispatchRequest> got = RecordingDispatcherProvider.RECEIVED;
             assertEquals(50, got.size());
             for (int i = 1; i < got.size(); i++) {
@@ -45,6 +48,7 @@ class PluginDispatcherTest {
             assertEquals(20, store.getMaxOffsetInQueue("Plug", 0));
             assertEquals(1, store.queryMessage("Plug", "k19", 5, 0, Long.MAX_VALUE).messages().size(),
                     "the index after the broken plugin still gets every record");
+            TestStores.await("the plugin saw every record", () -> store.runtime().plugins().maxLagBytes() == 0);
             assertEquals(20L, store.runtime().dispatchers().failures().get("test-throwing"));
             assertTrue(store.runningFlags().isWritable(), "a plugin failure does not stop writes");
         }

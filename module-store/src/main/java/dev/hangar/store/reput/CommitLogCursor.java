@@ -1,0 +1,112 @@
+package dev.hangar.store.reput;
+
+import dev.hangar.spi.dispatch.DispatchRequest;
+import dev.hangar.spi.mapped.SelectedRegion;
+import dev.hangar.store.commitlog.CommitLog;
+import dev.hangar.store.format.RecordDecoder;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A read position in the CommitLog that walks records in order and hands each one on: the reput loop has one for
+ * the built-in dispatchers, each third-party dispatcher has its own. Reads through regions that hold their file,
+ * so retention may delete a file under it; a position below the first remaining offset jumps to it, and the
+ * bytes jumped over are counted.
+ *
+ * <p>Thread-safety: {@link #advance} from one thread at a time; {@link #offset()} and {@link #skippedBytes()}
+ * from any thread.
+ */
+public final class CommitLogCursor {
+    private static final Logger LOG = LoggerFactory.getLogger(CommitLogCursor.class);
+    /**
+     * Records read under one hold of a file: a slow reader (a plugin) lets go of its file this often, so it never
+     * keeps retention from deleting that file for longer than this many of its records take.
+     */
+    static final int MAX_RECORDS_PER_HOLD = 1024;
+
+    private final CommitLog commitLog;
+    private final String owner;
+    private volatile long offset;
+    private volatile long skippedBytes;
+
+    /** @param owner who reads (for log lines) */
+    public CommitLogCursor(CommitLog commitLog, String owner, long offset) {
+        this.commitLog = commitLog;
+        this.owner = owner;
+        this.offset = offset;
+    }
+
+    /** Commit-log offset of the next record to hand on. */
+    public long offset() {
+        return offset;
+    }
+
+    public void offset(long newOffset) {
+        this.offset = newOffset;
+    }
+
+    /** Bytes jumped over because retention deleted them before they were read. */
+    public long skippedBytes() {
+        return skippedBytes;
+    }
+
+    /**
+     * Hands on every whole record between the position and {@code end} (read again per file), stopping early when
+     * {@code stop} says so. The position moves past a record only once {@code sink} returned; a sink that throws
+     * leaves it on that record.
+     *
+     * @return records handed on plus file rolls (0 = no progress)
+     */
+    public long advance(LongSupplier end, Consumer<DispatchRequest> sink, BooleanSupplier stop) {
+        long progress = 0;
+        while (!stop.getAsBoolean()) {
+            long limitOffset = end.getAsLong();
+            long from = offset;
+            if (from >= limitOffset) {
+                break;
+            }
+            long min = commitLog.getMinOffset();
+            if (from < min) {
+                LOG.warn("{}: offset {} is below the commit log's first offset {} (deleted by retention); jumping",
+                        owner, from, min);
+                skippedBytes += min - from;
+                offset = min;
+                continue;
+            }
+            long before = progress;
+            try (SelectedRegion region = commitLog.getData(from)) {
+                if (region == null) {
+                    break;
+                }
+                int limit = (int) Math.min(region.size(), limitOffset - from);
+                int pos = 0;
+                int held = 0;
+                while (pos < limit && held++ < MAX_RECORDS_PER_HOLD && !stop.getAsBoolean()) {
+                    RecordDecoder.Check check = RecordDecoder.check(region.buffer(), pos, limit - pos, false);
+                    if (check.kind() == RecordDecoder.Kind.MESSAGE) {
+                        sink.accept(RecordDecoder.toDispatchRequest(region.buffer(), pos));
+                        pos += check.size();
+                        offset = from + pos;
+                        progress++;
+                    } else if (check.kind() == RecordDecoder.Kind.BLANK) {
+                        offset = commitLog.rollNextFile(from + pos);
+                        pos = limit;
+                        progress++;
+                    } else {
+                        if (check.kind() == RecordDecoder.Kind.INVALID) {
+                            LOG.error("{}: cannot read the record at {}: {}", owner, from + pos, check.reason());
+                        }
+                        return progress;
+                    }
+                }
+            }
+            if (progress == before) {
+                break;
+            }
+        }
+        return progress;
+    }
+}

@@ -1,0 +1,142 @@
+package dev.hangar.store.reput;
+
+import dev.hangar.spi.dispatch.DispatchRequest;
+import dev.hangar.store.commitlog.CommitLog;
+import dev.hangar.store.dispatch.DispatcherChain;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The third-party dispatchers, each isolated on a {@link PluginDispatchRunner}: a thread and a CommitLog cursor of
+ * its own, starting at the plugin's {@code durableOffset()} (kept within the log). Back-pressure on puts and the
+ * "dispatched" offset follow the built-in dispatchers only.
+ *
+ * <p>Retention does not wait for plugins: a plugin lagging behind a deleted file jumps to the first remaining
+ * offset, and the bytes it missed are counted in {@code skippedBytes} (so a plugin's lag never holds back
+ * retention; the bound is zero files).
+ *
+ * <p>Thread-safety: {@link #start} and {@link #shutdown} once each from the lifecycle thread; the rest from any.
+ */
+public final class PluginDispatch {
+    private static final Logger LOG = LoggerFactory.getLogger(PluginDispatch.class);
+
+    private final DispatcherChain chain;
+    private final CommitLog commitLog;
+    private final LongSupplier visibleEnd;
+    private final List<PluginDispatchRunner> runners = new CopyOnWriteArrayList<>();
+
+    /** @param visibleEnd what readers may see: the plugins never get further than the built-in dispatch could */
+    public PluginDispatch(DispatcherChain chain, CommitLog commitLog, LongSupplier visibleEnd) {
+        this.chain = chain;
+        this.commitLog = commitLog;
+        this.visibleEnd = visibleEnd;
+    }
+
+    /**
+     * Starts one runner per enabled plugin, each at its durable offset clamped to the log ({@code logEnd} when the
+     * plugin holds everything, the first offset when it asks for deleted data).
+     *
+     * @param prepare what a record becomes before it is handed on (the same as for the built-ins)
+     */
+    public synchronized void start(long logEnd, UnaryOperator<DispatchRequest> prepare) {
+        for (DispatcherChain.Entry e : chain.enabledPlugins()) {
+            long durable = chain.pluginDurableOffset(e);
+            if (durable < 0) {
+                continue;
+            }
+            long from = Math.max(Math.min(durable, logEnd), Math.max(0, commitLog.getMinOffset()));
+            PluginDispatchRunner runner = new PluginDispatchRunner(chain, e, commitLog, from, visibleEnd, prepare);
+            runners.add(runner);
+            runner.start();
+            LOG.info("plugin dispatcher {} runs on its own thread from commit-log offset {}", e.name(), from);
+        }
+    }
+
+    /** New records are visible. */
+    public void wakeup() {
+        for (PluginDispatchRunner r : runners) {
+            r.wakeup();
+        }
+    }
+
+    /** The largest lag of a running plugin, in bytes. */
+    public long maxLagBytes() {
+        long max = 0;
+        for (PluginDispatchRunner r : runners) {
+            if (!r.isDisabled()) {
+                max = Math.max(max, r.lagBytes());
+            }
+        }
+        return max;
+    }
+
+    /** Per plugin: state, offset, lag, failures, skipped bytes, and why it was disabled. For stat and /metrics. */
+    public Map<String, Map<String, Object>> snapshot() {
+        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+        Map<String, Long> failures = chain.failures();
+        Map<String, String> disabled = chain.disabledReasons();
+        for (DispatcherChain.Entry e : chain.entries()) {
+            if (e.builtIn()) {
+                continue;
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            PluginDispatchRunner r = runner(e.name());
+            m.put("state", disabled.containsKey(e.name()) ? "disabled" : r == null ? "not started" : "running");
+            m.put("offset", r == null ? -1L : r.offset());
+            m.put("lagBytes", r == null ? 0L : r.lagBytes());
+            m.put("skippedBytes", r == null ? 0L : r.skippedBytes());
+            m.put("failures", failures.getOrDefault(e.name(), 0L));
+            if (disabled.containsKey(e.name())) {
+                m.put("disabledReason", disabled.get(e.name()));
+            }
+            out.put(e.name(), m);
+        }
+        return out;
+    }
+
+    /** Lag in bytes per plugin (0 for one not running), for /metrics. */
+    public Map<String, Long> lagBytes() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (DispatcherChain.Entry e : chain.entries()) {
+            if (!e.builtIn()) {
+                PluginDispatchRunner r = runner(e.name());
+                out.put(e.name(), r == null || r.isDisabled() ? 0L : r.lagBytes());
+            }
+        }
+        return out;
+    }
+
+    /** 1 per disabled plugin, 0 per running one, for /metrics. */
+    public Map<String, Long> disabled() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (DispatcherChain.Entry e : chain.entries()) {
+            if (!e.builtIn()) {
+                out.put(e.name(), chain.isDisabled(e) ? 1L : 0L);
+            }
+        }
+        return out;
+    }
+
+    private PluginDispatchRunner runner(String name) {
+        for (PluginDispatchRunner r : runners) {
+            if (r.name().equals(name)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** Lets each plugin catch up for at most {@code waitMillis} in all, then stops the threads. */
+    public synchronized void shutdown(long waitMillis) {
+        long deadline = System.currentTimeMillis() + waitMillis;
+        for (PluginDispatchRunner r : runners) {
+            r.stop(Math.max(0, deadline - System.currentTimeMillis()));
+        }
+    }
+}
