@@ -18,6 +18,7 @@ check() { if eval "$2" >/dev/null 2>&1; then echo "ok:   $1"; else failed=$((fai
 
 check "conf/tinylog.properties in the image" "[ -f '$image/conf/tinylog.properties' ]"
 check "plugins/ folder with its README" "[ -f '$image/plugins/README.txt' ]"
+check "no desktop modules linked (JNA requires java.desktop only statically)" "! '$image/bin/java' --list-modules | grep -Eq '^java\\.(desktop|datatransfer|prefs)@'"
 check "every built-in provider is linked" "'$launcher' plugins --json | python3 -c '
 import json, sys
 found = {(p[\"spi\"], p[\"name\"]) for p in json.load(sys.stdin)}

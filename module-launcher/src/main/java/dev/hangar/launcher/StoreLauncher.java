@@ -14,6 +14,7 @@ import dev.hangar.launcher.config.ConfigLoader;
 import dev.hangar.spi.config.ConfigException;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.store.StoreGeometry;
 import dev.hangar.store.assembly.ProviderRegistry;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -151,7 +152,7 @@ public final class StoreLauncher implements Callable<Integer> {
      */
     private Path storeLogDir(StoreUse use) {
         Path store = storePath();
-        if (use == StoreUse.EXISTING && !Files.isDirectory(store)) {
+        if (use != StoreUse.CREATE && !Files.isDirectory(store)) {
             return null;
         }
         Path logs = store.resolve("logs");
@@ -163,10 +164,13 @@ public final class StoreLauncher implements Callable<Integer> {
         return Files.isWritable(logs) ? logs : null;
     }
 
-    /** The effective configuration, loaded once. */
+    /**
+     * The effective configuration, loaded once. File sizes left at their defaults take the sizes of the store's
+     * existing files, so a store written with other sizes opens without repeating them.
+     */
     public StoreConfig config() {
         if (config == null) {
-            config = new ConfigLoader(environment).load(configFile, storeDefinitions(), storeDir);
+            config = StoreGeometry.resolve(new ConfigLoader(environment).load(configFile, storeDefinitions(), storeDir));
         }
         return config;
     }

@@ -51,6 +51,49 @@ class StoreLauncherEndToEndTest {
     }
 
     @Test
+    void aStoreWrittenWithSmallFilesOpensWithoutTheFlagAndAContradictingFlagIsRefused() {
+        String storeDir = store().toString();
+        assertEquals(0, LauncherRun.of(Map.of(), "", "--store", storeDir, "-DmappedFileSizeCommitLog=1048576",
+                "-DmappedFileSizeConsumeQueue=2000", "put", "--topic", "Geo", "--key", "g1", "--body", "x").code());
+        for (String[] command : List.of(new String[] {"stat"}, new String[] {"verify"},
+                new String[] {"get", "--topic", "Geo", "--queue", "0"}, new String[] {"query", "--topic", "Geo", "--key", "g1"},
+                new String[] {"put", "--topic", "Geo", "--body", "y"})) {
+            List<String> args = new ArrayList<>(List.of("--store", storeDir));
+            args.addAll(List.of(command));
+            LauncherRun run = LauncherRun.of(Map.of(), "", args.toArray(String[]::new));
+            assertEquals(0, run.code(), String.join(" ", command) + ": " + run);
+        }
+        LauncherRun config = LauncherRun.of(Map.of(), "", "--store", storeDir, "config");
+        assertTrue(config.out().lines().anyMatch(l -> l.contains("mappedFileSizeCommitLog") && l.contains("1048576")
+                && l.contains("store's files")), config.toString());
+        LauncherRun wrong = LauncherRun.of(Map.of(), "", "--store", storeDir, "-DmappedFileSizeConsumeQueue=6000000",
+                "stat");
+        assertEquals(StoreLauncher.EXIT_USAGE, wrong.code(), wrong.toString());
+        assertTrue(wrong.errorLines().get(0).contains("6000000") && wrong.errorLines().get(0).contains("2000"),
+                wrong.toString());
+    }
+
+    @Test
+    void readCommandsOnAStoreThatNeedsRecoveryNameItAndChangeNothing() throws Exception {
+        assertEquals(0, onStore("put", "--topic", "Crashed", "--key", "c1", "--body", "x").code());
+        Files.createFile(store().resolve("abort"));
+        long checkpointTime = Files.getLastModifiedTime(store().resolve("checkpoint")).toMillis();
+        for (String[] command : List.of(new String[] {"stat"}, new String[] {"get", "--topic", "Crashed", "--queue", "0"},
+                new String[] {"query", "--topic", "Crashed", "--key", "c1"})) {
+            LauncherRun run = onStore(command);
+            assertEquals(1, run.code(), run.toString());
+            assertEquals(1, run.errorLines().size(), run.toString());
+            assertTrue(run.errorLines().get(0).contains("needs recovery"), run.toString());
+        }
+        assertTrue(Files.exists(store().resolve("abort")), "the abort marker is left for a writer");
+        assertEquals(checkpointTime, Files.getLastModifiedTime(store().resolve("checkpoint")).toMillis());
+        assertEquals(0, onStore("put", "--topic", "Crashed", "--body", "y").code(), "a writer recovers it");
+        LauncherRun get = onStore("get", "--topic", "Crashed", "--queue", "0");
+        assertEquals(0, get.code(), get.toString());
+        assertEquals(2, get.lines().size(), get.toString());
+    }
+
+    @Test
     void putThenGetThenQueryPrintEveryContractField() {
         LauncherRun put = onStore("put", "--topic", "Smoke", "--queue", "0", "--key", "k1", "--tag", "t",
                 "--property", "a=b", "--body", "hello");

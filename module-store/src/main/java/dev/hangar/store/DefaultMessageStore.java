@@ -56,7 +56,12 @@ public final class DefaultMessageStore implements MessageStore {
     private volatile boolean shutdown;
     private volatile ScheduleMessageService schedule;
 
+    /**
+     * @param config the configuration; file sizes left at their defaults take the sizes of the store's existing
+     *               files ({@link StoreGeometry}), and explicit sizes that contradict them fail here
+     */
     public DefaultMessageStore(StoreConfig config, ProviderRegistry registry) {
+        config = StoreGeometry.resolve(config);
         this.config = config;
         this.assembly = StoreAssembly.select(config, registry);
         this.storeHost = parseHost(config.get(StoreConfigKeys.STORE_HOST));
@@ -80,14 +85,29 @@ public final class DefaultMessageStore implements MessageStore {
 
     @Override
     public synchronized void start() {
+        open(false);
+    }
+
+    /**
+     * Opens the store for reading only, changing nothing in the directory: a shared lock (refused while a writer
+     * has the store open, and a writer is refused meanwhile), no {@code abort} marker, the log end found in memory
+     * without zeroing or truncating, nothing re-dispatched, no file pre-allocated and no service started. Puts are
+     * refused. A store whose last shutdown was not clean is refused with
+     * {@link dev.hangar.store.recovery.StoreNeedsRecoveryException}: recovering it is a writer's job.
+     */
+    public synchronized void startReadOnly() {
+        open(true);
+    }
+
+    private void open(boolean readOnly) {
         if (runtime != null) {
             return;
         }
         if (shutdown) {
             throw new IllegalStateException("a shut-down store cannot be started again; create a new one");
         }
-        runtime = StoreRuntime.open(config, assembly, flags, stats, delayLevels, storeHost);
-        if (runtime.dispatchers().view(dev.hangar.spi.dispatch.ConsumeQueueView.class).isPresent()) {
+        runtime = StoreRuntime.open(config, assembly, flags, stats, delayLevels, storeHost, readOnly);
+        if (!readOnly && runtime.dispatchers().view(dev.hangar.spi.dispatch.ConsumeQueueView.class).isPresent()) {
             schedule = new ScheduleMessageService(this, delayLevels,
                     new DelayOffsetFile(runtime.root().resolve("config").resolve("delayOffset.json")),
                     config.get(StoreConfigKeys.FLUSH_DELAY_OFFSET_INTERVAL));
@@ -144,6 +164,9 @@ public final class DefaultMessageStore implements MessageStore {
      * first runs now, on this thread. Returns the CommitLog files that first pass deleted.
      */
     public int executeDeleteFilesManually() {
+        if (readable().readOnly()) {
+            throw new IllegalStateException("the store is open read-only: files cannot be deleted");
+        }
         return readable().retention().executeDeleteFilesManually();
     }
 
@@ -318,6 +341,9 @@ public final class DefaultMessageStore implements MessageStore {
         }
         if (rt == null) {
             return PutMessageResult.refused(PutMessageStatus.SERVICE_NOT_AVAILABLE, "the store is not started");
+        }
+        if (rt.readOnly()) {
+            return PutMessageResult.refused(PutMessageStatus.SERVICE_NOT_AVAILABLE, "the store is open read-only");
         }
         if (!flags.isWritable()) {
             return PutMessageResult.refused(PutMessageStatus.SERVICE_NOT_AVAILABLE,

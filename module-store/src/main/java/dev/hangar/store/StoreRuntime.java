@@ -28,6 +28,7 @@ import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.read.MessageReader;
 import dev.hangar.store.recovery.CommitLogRecovery;
 import dev.hangar.store.recovery.RecoveryReport;
+import dev.hangar.store.recovery.StoreNeedsRecoveryException;
 import dev.hangar.store.reput.PluginDispatch;
 import dev.hangar.store.reput.ReputMessageService;
 import dev.hangar.store.service.FlushConsumeQueueService;
@@ -77,6 +78,7 @@ public final class StoreRuntime implements AutoCloseable {
     private final MessageReader reader;
     private final RecoveryReport recoveryReport;
     private final RetentionService retention;
+    private final boolean readOnly;
 
     private StoreRuntime(Builder b) {
         this.root = b.root;
@@ -96,6 +98,7 @@ public final class StoreRuntime implements AutoCloseable {
         this.reader = b.reader;
         this.recoveryReport = b.report;
         this.retention = b.retention;
+        this.readOnly = b.readOnly;
     }
 
     /** Mutable parts while opening, so a failure half-way can close what was opened. */
@@ -117,6 +120,7 @@ public final class StoreRuntime implements AutoCloseable {
         MessageReader reader;
         RecoveryReport report;
         RetentionService retention;
+        boolean readOnly;
 
         void closeQuietly() {
             try {
@@ -142,13 +146,19 @@ public final class StoreRuntime implements AutoCloseable {
         }
     }
 
+    /**
+     * @param readOnly true to open without changing anything (see {@link DefaultMessageStore#startReadOnly()}):
+     *                 a shared lock, no abort marker, recovery in memory only, nothing re-dispatched, no service
+     *                 started; a store that needs recovery is refused with {@link StoreNeedsRecoveryException}
+     */
     static StoreRuntime open(StoreConfig config, StoreAssembly assembly, RunningFlags flags, StoreStats stats,
-                             DelayLevels delayLevels, InetSocketAddress storeHost) {
+                             DelayLevels delayLevels, InetSocketAddress storeHost, boolean readOnly) {
         Builder b = new Builder();
         b.config = config;
         b.flags = flags;
+        b.readOnly = readOnly;
         b.root = Path.of(config.get(StoreConfigKeys.STORE_PATH_ROOT_DIR));
-        b.lockFile = StoreLockFile.acquire(b.root);
+        b.lockFile = readOnly ? StoreLockFile.acquireShared(b.root) : StoreLockFile.acquire(b.root);
         try {
             return openLocked(b, assembly, stats, delayLevels, storeHost);
         } catch (RuntimeException e) {
@@ -162,11 +172,18 @@ public final class StoreRuntime implements AutoCloseable {
         long begin = System.currentTimeMillis();
         StoreConfig config = b.config;
         boolean lastExitOk = !Files.exists(b.root.resolve(ABORT_FILE));
+        if (!lastExitOk && b.readOnly) {
+            throw new StoreNeedsRecoveryException("its last shutdown was not clean: " + b.root.resolve(ABORT_FILE)
+                    + " exists");
+        }
         if (!lastExitOk) {
             LOG.warn("the last shutdown of {} was not clean (abort file found): recovering from the checkpoint", b.root);
         }
         b.mappedStorage = assembly.mappedStorage().create(config);
-        b.mappedStorage.start();
+        if (!b.readOnly) {
+            // starts the allocation service, which creates the next CommitLog file ahead
+            b.mappedStorage.start();
+        }
         b.commitLogQueue = b.mappedStorage.openQueue(b.root.resolve("commitlog"), config.commitLogFileSize(),
                 QueueRole.COMMIT_LOG);
         if (!b.commitLogQueue.load()) {
@@ -175,7 +192,7 @@ public final class StoreRuntime implements AutoCloseable {
         }
         TopicQueueOffsets offsets = new TopicQueueOffsets();
         b.commitLog = new CommitLog(b.commitLogQueue, assembly.lock().create(config), offsets, storeHost);
-        b.checkpoint = new StoreCheckpoint(b.root.resolve("checkpoint"));
+        b.checkpoint = new StoreCheckpoint(b.root.resolve("checkpoint"), b.readOnly);
 
         CommitLog commitLog = b.commitLog;
         CommitLogLookup lookup = new CommitLogLookup() {
@@ -204,10 +221,12 @@ public final class StoreRuntime implements AutoCloseable {
                 ? b.checkpoint.minTimestampIndex() : b.checkpoint.minTimestamp();
         ConsumeQueueView cqView = b.dispatchers.view(ConsumeQueueView.class).orElse(null);
         RecoveryReport report = new CommitLogRecovery(b.commitLogQueue, config.get(StoreConfigKeys.CHECK_CRC_ON_RECOVER),
-                cqView == null ? null : cqView::maxOffset).recover(lastExitOk, minTs, b.dispatchers.minDurableOffset(),
-                offsets);
+                cqView == null ? null : cqView::maxOffset, b.readOnly).recover(lastExitOk, minTs,
+                b.dispatchers.minDurableOffset(), offsets);
         long end = report.endOffset();
-        b.dispatchers.truncate(end);
+        if (!b.readOnly) {
+            b.dispatchers.truncate(end);
+        }
 
         b.flushStatistics = new FlushStatistics();
         b.flushService = assembly.flush().create(new FlushContext(new CommitLogFlushTarget(b.commitLogQueue), config,
@@ -222,8 +241,16 @@ public final class StoreRuntime implements AutoCloseable {
         if (!lastExitOk) {
             from = Math.min(from, report.scanStartOffset());
         }
+        if (b.readOnly) {
+            // nothing is re-dispatched: what the ConsumeQueues lack stays unreadable until a writer opens the store
+            from = Math.min(end, report.firstUndispatched());
+        }
         b.reput.reputFromOffset(Math.max(from, minPhy));
-        long redispatched = b.reput.catchUp();
+        long redispatched = b.readOnly ? 0 : b.reput.catchUp();
+        if (b.readOnly && b.reput.behindBytes() > 0) {
+            LOG.warn("{} bytes of the commit log from offset {} are not dispatched: reads by queue or key miss them "
+                    + "until a writing command (put, serve) opens the store", b.reput.behindBytes(), from);
+        }
         if (cqView != null) {
             cqView.forEachQueue((topic, queueId, min, max) -> offsets.raise(topic, queueId, max));
         } else {
@@ -237,6 +264,10 @@ public final class StoreRuntime implements AutoCloseable {
                 report.messagesScanned(), end, report.filesDropped(), redispatched, b.report.millis(),
                 report.truncatedAtReason() == null ? "" : " (" + report.truncatedAtReason() + ")");
 
+        if (b.readOnly) {
+            b.retention = newRetention(b);
+            return new StoreRuntime(b);
+        }
         createAbortFile(b.root);
         b.flushService.start();
         b.plugins.start(end, b.reput::prepare);
@@ -286,6 +317,10 @@ public final class StoreRuntime implements AutoCloseable {
     /** Stops every service, flushes everything, and removes the abort marker when the store is consistent. */
     @Override
     public void close() {
+        if (readOnly) {
+            closeReadOnly();
+            return;
+        }
         retention.shutdown();
         // flush first: under sync flush only flushed data may be dispatched, and puts that did not wait for
         // their flush (WAIT=false, delayed re-puts) would otherwise stay undispatched and keep the abort file
@@ -314,6 +349,26 @@ public final class StoreRuntime implements AutoCloseable {
         }
         lockFile.close();
         LOG.info("store {} shut down{}", root, clean ? " cleanly" : "");
+    }
+
+    /** Nothing was started and nothing is written: the mappings are released and the shared lock dropped. */
+    private void closeReadOnly() {
+        try {
+            dispatchers.close();
+            commitLogQueue.shutdown(0);
+            mappedStorage.shutdown();
+            checkpoint.close();
+        } finally {
+            if (lockFile != null) {
+                lockFile.close();
+            }
+        }
+        LOG.info("store {} closed (opened read-only)", root);
+    }
+
+    /** True when opened read-only: no service runs and puts are refused. */
+    public boolean readOnly() {
+        return readOnly;
     }
 
     public Path root() {

@@ -7,6 +7,8 @@ import dev.hangar.launcher.command.BenchWorkload.Outcome;
 import dev.hangar.launcher.command.BenchWorkload.Plan;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.spi.dispatch.ConsumeQueueView;
+import dev.hangar.spi.dispatch.KeyIndexView;
 import dev.hangar.spi.flush.FlushStatistics;
 import dev.hangar.store.DefaultMessageStore;
 import java.time.Duration;
@@ -89,7 +91,7 @@ public final class BenchCommand implements Callable<Integer> {
             try (BenchProgress progress = new BenchProgress(System.console() != null, launcher.err(),
                     workload::okMessagesSoFar, store::dispatchBehindBytes, flush::flushes, plan.size())) {
                 outcome = workload.run();
-                awaitReadable(store, plan, outcome, baseline, wallStart);
+                awaitReadable(store, plan, outcome, baseline, wallStart, readChecks(store, launcher));
             }
             long readableNanos = System.nanoTime() - start;
             BenchReport report = new BenchReport(plan, outcome, readableNanos, flush.flushes() - flushesBefore,
@@ -155,12 +157,34 @@ public final class BenchCommand implements Callable<Integer> {
         return offsets;
     }
 
-    /** Waits until every message put is readable by queue offset and a sample of them by key. */
+    /** Which reads the configured dispatchers can answer: by queue offset (a ConsumeQueue), by key (an index). */
+    private record ReadChecks(boolean byQueue, boolean byKey) {
+    }
+
+    /** The reads to wait for; says on stderr which ones the dispatchers cannot answer and so are not waited for. */
+    private static ReadChecks readChecks(DefaultMessageStore store, StoreLauncher launcher) {
+        var dispatchers = store.runtime().dispatchers();
+        ReadChecks checks = new ReadChecks(dispatchers.view(ConsumeQueueView.class).isPresent(),
+                dispatchers.view(KeyIndexView.class).isPresent());
+        if (!checks.byQueue() || !checks.byKey()) {
+            launcher.err().println("note: the dispatchers (" + String.join(",", dispatchers.names()) + ") offer no "
+                    + (checks.byQueue() ? "key index" : checks.byKey() ? "ConsumeQueue" : "ConsumeQueue or key index")
+                    + ": the run is timed until every message is dispatched"
+                    + (checks.byQueue() ? " and readable by queue offset" : checks.byKey() ? " and a sample readable by key" : ""));
+            launcher.err().flush();
+        }
+        return checks;
+    }
+
+    /**
+     * Waits until everything put is dispatched, every message readable by queue offset and a sample of them by
+     * key - each read only when a dispatcher answers it.
+     */
     private static void awaitReadable(DefaultMessageStore store, Plan plan, Outcome outcome, long[] baseline,
-                                      long wallStart) {
-        List<Long> pendingChunks = new ArrayList<>(outcome.sampleChunks());
+                                      long wallStart, ReadChecks checks) {
+        List<Long> pendingChunks = new ArrayList<>(checks.byKey() ? outcome.sampleChunks() : List.of());
         boolean readable = StoreSession.await(() -> {
-            long[] now = maxOffsets(store, plan);
+            long[] now = checks.byQueue() ? maxOffsets(store, plan) : new long[0];
             for (int i = 0; i < now.length; i++) {
                 if (now[i] < baseline[i] + outcome.okPerSlot()[i]) {
                     return false;

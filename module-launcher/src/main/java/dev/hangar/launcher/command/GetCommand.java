@@ -54,9 +54,9 @@ public final class GetCommand implements Callable<Integer> {
             throw new LauncherException("--queue and --offset must be 0 or more and --max 1 or more", null,
                     StoreLauncher.EXIT_USAGE);
         }
-        StoreConfig config = launcher.prepare("warn", StoreUse.EXISTING);
+        StoreConfig config = launcher.prepare("warn", StoreUse.READ);
         PrintWriter out = launcher.out();
-        try (StoreSession session = StoreSession.open(launcher, config, StoreUse.EXISTING)) {
+        try (StoreSession session = StoreSession.open(launcher, config, StoreUse.READ)) {
             session.awaitDispatched();
             long next = offset;
             int printed = 0;

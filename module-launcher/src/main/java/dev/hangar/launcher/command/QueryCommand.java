@@ -44,10 +44,10 @@ public final class QueryCommand implements Callable<Integer> {
         if (max != null && max < 1) {
             throw new LauncherException("--max must be 1 or more", null, StoreLauncher.EXIT_USAGE);
         }
-        StoreConfig config = launcher.prepare("warn", StoreUse.EXISTING);
+        StoreConfig config = launcher.prepare("warn", StoreUse.READ);
         int limit = max != null ? max : config.get(StoreConfigKeys.DEFAULT_QUERY_MAX_NUM);
         PrintWriter out = launcher.out();
-        try (StoreSession session = StoreSession.open(launcher, config, StoreUse.EXISTING)) {
+        try (StoreSession session = StoreSession.open(launcher, config, StoreUse.READ)) {
             session.awaitDispatched();
             QueryMessageResult result = session.store().queryMessage(topic, key, limit, 0, Long.MAX_VALUE);
             for (StoredMessage m : result.messages()) {

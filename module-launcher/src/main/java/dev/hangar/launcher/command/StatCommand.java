@@ -30,8 +30,8 @@ public final class StatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        StoreConfig config = launcher.prepare("warn", StoreUse.EXISTING);
-        try (StoreSession session = StoreSession.open(launcher, config, StoreUse.EXISTING)) {
+        StoreConfig config = launcher.prepare("warn", StoreUse.READ);
+        try (StoreSession session = StoreSession.open(launcher, config, StoreUse.READ)) {
             session.awaitDispatched();
             Map<String, Object> snapshot = session.store().statsSnapshot();
             if (json) {

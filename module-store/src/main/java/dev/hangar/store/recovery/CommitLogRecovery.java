@@ -26,6 +26,7 @@ public final class CommitLogRecovery {
     private final MappedFileQueue queue;
     private final boolean checkCrc;
     private final QueueProbe consumeQueues;
+    private final boolean readOnly;
     private long firstMissing = Long.MAX_VALUE;
 
     /** How far a ConsumeQueue reaches, so the scan notices records whose unit is missing. */
@@ -40,9 +41,18 @@ public final class CommitLogRecovery {
      *                      (e.g. a deleted ConsumeQueue file) makes dispatch start again at that record
      */
     public CommitLogRecovery(MappedFileQueue queue, boolean checkCrc, QueueProbe consumeQueues) {
+        this(queue, checkCrc, consumeQueues, false);
+    }
+
+    /**
+     * @param readOnly true to find the end without changing anything: positions are set in memory only, no byte is
+     *                 zeroed and no file is removed (a read-only open of a cleanly shut down store)
+     */
+    public CommitLogRecovery(MappedFileQueue queue, boolean checkCrc, QueueProbe consumeQueues, boolean readOnly) {
         this.queue = queue;
         this.checkCrc = checkCrc;
         this.consumeQueues = consumeQueues;
+        this.readOnly = readOnly;
     }
 
     /**
@@ -116,13 +126,17 @@ public final class CommitLogRecovery {
             }
         }
         int before = queue.mappedFiles().size();
-        long zeroed = zeroTornTail(processOffset);
-        if (zeroed > 0) {
-            LOG.warn("recovery: zeroed {} bytes of a torn record after the log end {}", zeroed, processOffset);
-        }
         queue.setFlushedWhere(processOffset);
         queue.setCommittedWhere(processOffset);
-        queue.truncateDirtyFiles(processOffset);
+        if (readOnly) {
+            endInMemory(processOffset);
+        } else {
+            long zeroed = zeroTornTail(processOffset);
+            if (zeroed > 0) {
+                LOG.warn("recovery: zeroed {} bytes of a torn record after the log end {}", zeroed, processOffset);
+            }
+            queue.truncateDirtyFiles(processOffset);
+        }
         int dropped = before - queue.mappedFiles().size();
         if (reason != null) {
             LOG.warn("recovery: the commit log ends at {}: {}; everything after it was truncated", processOffset, reason);
@@ -132,9 +146,11 @@ public final class CommitLogRecovery {
     }
 
     /**
-     * Zeroes what lies after the log end in the file holding it (a record torn by a crash), so the directory is
-     * consistent: nothing past the end can be read as a record later, and {@code verify} finds no damage in a store
-     * that was recovered and shut down cleanly. Returns the bytes zeroed.
+     * Zeroes what a crash left after the log end in the file holding it (a torn record), so nothing past the end can
+     * be read as a record later and {@code verify} finds no damage in a store that was recovered and shut down
+     * cleanly. Only the torn bytes are touched: the record the end points at (when its length field is plausible)
+     * and then page after page until the first page that is already clean. The rest of the file, a gigabyte of
+     * never-written pages in a small store, is neither read nor written. Returns the bytes zeroed.
      */
     private long zeroTornTail(long end) {
         MappedFile file = queue.findMappedFileByOffset(end, false);
@@ -145,15 +161,29 @@ public final class CommitLogRecovery {
             if (region == null) {
                 return 0;
             }
-            var buf = region.buffer();
-            int last = region.size() - 1;
-            while (last >= 0 && buf.get(last) == 0) {
-                last--;
+            return TornTail.zero(region.buffer(), region.size(), (int) (end % TornTail.PAGE));
+        }
+    }
+
+    /**
+     * The read-only counterpart of {@code truncateDirtyFiles}: the file holding the end is positioned there, in
+     * memory only. Files wholly past the end cannot be dropped without deleting them, so they make the open fail:
+     * only a writer may recover such a store.
+     */
+    private void endInMemory(long end) {
+        for (MappedFile file : queue.mappedFiles()) {
+            long from = file.fileFromOffset();
+            if (from + queue.mappedFileSize() <= end) {
+                continue;
             }
-            for (int i = 0; i <= last; i++) {
-                buf.put(i, (byte) 0);
+            if (end < from) {
+                throw new StoreNeedsRecoveryException("commit-log file " + file.fileName() + " lies past the log end "
+                        + end);
             }
-            return last + 1;
+            int position = (int) (end - from);
+            file.wrotePosition(position);
+            file.committedPosition(position);
+            file.flushedPosition(position);
         }
     }
 

@@ -18,11 +18,32 @@ import java.nio.file.StandardOpenOption;
 public final class StoreCheckpoint extends MemoryCheckpoint implements AutoCloseable {
     private final FileChannel channel;
     private final Path file;
+    private final boolean readOnly;
 
     public StoreCheckpoint(Path file) {
+        this(file, false);
+    }
+
+    /**
+     * @param readOnly true to only read the file (a read-only open): nothing is created, extended or written, and
+     *                 {@link #flush()} does nothing; a missing file reads as zeros
+     */
+    public StoreCheckpoint(Path file, boolean readOnly) {
         this.file = file;
+        this.readOnly = readOnly;
         try {
             boolean existed = file.toFile().exists();
+            if (readOnly) {
+                channel = existed ? FileChannel.open(file, StandardOpenOption.READ) : null;
+                if (channel != null && channel.size() >= CheckpointFormat.USED_LENGTH) {
+                    ByteBuffer b = ByteBuffer.allocate(CheckpointFormat.USED_LENGTH);
+                    channel.read(b, 0);
+                    physicMsgTimestamp(b.getLong(CheckpointFormat.PHYSIC_MSG_TIMESTAMP_OFFSET));
+                    logicsMsgTimestamp(b.getLong(CheckpointFormat.LOGICS_MSG_TIMESTAMP_OFFSET));
+                    indexMsgTimestamp(b.getLong(CheckpointFormat.INDEX_MSG_TIMESTAMP_OFFSET));
+                }
+                return;
+            }
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
             if (existed && channel.size() >= CheckpointFormat.USED_LENGTH) {
                 ByteBuffer b = ByteBuffer.allocate(CheckpointFormat.USED_LENGTH);
@@ -56,6 +77,9 @@ public final class StoreCheckpoint extends MemoryCheckpoint implements AutoClose
 
     /** Writes the checkpoint with an explicit logics timestamp: the one captured before the ConsumeQueues were flushed. */
     public synchronized void flushWith(long logicsTimestamp) {
+        if (readOnly) {
+            return;
+        }
         ByteBuffer b = ByteBuffer.allocate(CheckpointFormat.USED_LENGTH);
         b.putLong(CheckpointFormat.PHYSIC_MSG_TIMESTAMP_OFFSET, physicMsgTimestamp());
         b.putLong(CheckpointFormat.LOGICS_MSG_TIMESTAMP_OFFSET, logicsTimestamp);
@@ -72,7 +96,7 @@ public final class StoreCheckpoint extends MemoryCheckpoint implements AutoClose
     @Override
     public synchronized void close() {
         try {
-            if (channel.isOpen()) {
+            if (channel != null && channel.isOpen()) {
                 flush();
                 channel.close();
             }

@@ -57,6 +57,46 @@ public final class StoreLockFile implements AutoCloseable {
         }
     }
 
+    /**
+     * A reader's lock: a shared OS lock on the same byte, so it fails while a writer (Hangar or RocketMQ, which lock
+     * the first byte exclusively) has the store open, and a writer cannot open the store under a reader. Writes
+     * nothing: a store without a lock file is read without a lock (nothing can be holding it).
+     *
+     * @return the lock, or null when there is no lock file
+     */
+    public static StoreLockFile acquireShared(Path storeRoot) {
+        Path file = storeRoot.resolve("lock");
+        if (!Files.exists(file)) {
+            return null;
+        }
+        FileChannel ch = null;
+        try {
+            ch = FileChannel.open(file, StandardOpenOption.READ);
+            FileLock l;
+            try {
+                l = ch.tryLock(0, 1, true);
+            } catch (OverlappingFileLockException e) {
+                l = null;
+            }
+            if (l == null) {
+                ch.close();
+                throw new IllegalStateException("the store directory " + storeRoot.toAbsolutePath()
+                        + " is open in another process (lock file " + file + " is held); read it through that process "
+                        + "(e.g. the HTTP API of serve) or stop it first");
+            }
+            return new StoreLockFile(ch, l);
+        } catch (IOException e) {
+            try {
+                if (ch != null) {
+                    ch.close();
+                }
+            } catch (IOException ignored) {
+                // reporting the first failure
+            }
+            throw new UncheckedIOException("cannot lock the store directory " + storeRoot + " for reading", e);
+        }
+    }
+
     @Override
     public void close() {
         try {
