@@ -9,12 +9,15 @@ import dev.hangar.spi.dispatch.KeyIndexView;
 import dev.hangar.spi.flush.FlushCommitLogService;
 import dev.hangar.spi.flush.FlushContext;
 import dev.hangar.spi.flush.FlushStatistics;
+import dev.hangar.spi.ha.ReplicationContext;
+import dev.hangar.spi.ha.ReplicationService;
 import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.mapped.MappedStorage;
 import dev.hangar.spi.mapped.QueueRole;
 import dev.hangar.store.assembly.StoreAssembly;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.commitlog.CommitLogFlushTarget;
+import dev.hangar.store.commitlog.CommitLogReplicaPort;
 import dev.hangar.store.commitlog.TopicQueueOffsets;
 import dev.hangar.store.clean.CleanCommitLogService;
 import dev.hangar.store.clean.CleanConsumeQueueService;
@@ -70,6 +73,7 @@ public final class StoreRuntime implements AutoCloseable {
     private final MessageReader reader;
     private final RecoveryReport recoveryReport;
     private final RetentionService retention;
+    private final ReplicationService replication;
 
     private StoreRuntime(Builder b) {
         this.root = b.root;
@@ -88,6 +92,7 @@ public final class StoreRuntime implements AutoCloseable {
         this.reader = b.reader;
         this.recoveryReport = b.report;
         this.retention = b.retention;
+        this.replication = b.replication;
     }
 
     /** Mutable parts while opening, so a failure half-way can close what was opened. */
@@ -108,9 +113,13 @@ public final class StoreRuntime implements AutoCloseable {
         MessageReader reader;
         RecoveryReport report;
         RetentionService retention;
+        ReplicationService replication;
 
         void closeQuietly() {
             try {
+                if (replication != null) {
+                    replication.shutdown();
+                }
                 if (dispatchers != null) {
                     dispatchers.close();
                 }
@@ -227,6 +236,7 @@ public final class StoreRuntime implements AutoCloseable {
                 report.messagesScanned(), end, report.filesDropped(), redispatched, b.report.millis(),
                 report.truncatedAtReason() == null ? "" : " (" + report.truncatedAtReason() + ")");
 
+        b.replication = startReplication(b, assembly);
         createAbortFile(b.root);
         b.flushService.start();
         b.reput.start();
@@ -238,6 +248,25 @@ public final class StoreRuntime implements AutoCloseable {
         b.retention = newRetention(b);
         b.retention.start();
         return new StoreRuntime(b);
+    }
+
+    /**
+     * The replication service, started before any other service so a busy HA port fails the open cleanly; null when
+     * this store replicates nothing. A slave's appends wake the dispatcher and the flusher.
+     */
+    private static ReplicationService startReplication(Builder b, StoreAssembly assembly) {
+        if (assembly.replication() == null) {
+            return null;
+        }
+        ReputMessageService reput = b.reput;
+        FlushCommitLogService flush = b.flushService;
+        CommitLogReplicaPort port = new CommitLogReplicaPort(b.commitLog, () -> {
+            reput.wakeup();
+            flush.wakeup();
+        });
+        b.replication = assembly.replication().create(new ReplicationContext(assembly.role(), b.config, port));
+        b.replication.start();
+        return b.replication;
     }
 
     /** Retention and the disk watch; the first disk check runs now, so a store opened on a full disk refuses puts. */
@@ -265,6 +294,10 @@ public final class StoreRuntime implements AutoCloseable {
     /** Stops every service, flushes everything, and removes the abort marker when the store is consistent. */
     @Override
     public void close() {
+        if (replication != null) {
+            // first: a slave stops appending, a master completes its waiting puts before the log goes away
+            replication.shutdown();
+        }
         retention.shutdown();
         // flush first: under sync flush only flushed data may be dispatched, and puts that did not wait for
         // their flush (WAIT=false, delayed re-puts) would otherwise stay undispatched and keep the abort file
@@ -332,6 +365,11 @@ public final class StoreRuntime implements AutoCloseable {
 
     public RecoveryReport recoveryReport() {
         return recoveryReport;
+    }
+
+    /** The replication service, or null when this store replicates nothing. */
+    public ReplicationService replication() {
+        return replication;
     }
 
     /** Retention passes and the disk-space watch. */
