@@ -174,7 +174,7 @@ public final class ReputMessageService implements Runnable {
                         pos = limit;
                         dispatchedNow++; // progress
                     } else {
-                        if (check.kind() == RecordDecoder.Kind.INVALID) {
+                        if (check.kind() == RecordDecoder.Kind.INVALID && !isCopyInProgress(region, pos, limit)) {
                             LOG.error("cannot dispatch the record at {}: {}", from + pos, check.reason());
                         }
                         return dispatchedNow;
@@ -186,6 +186,22 @@ public final class ReputMessageService implements Runnable {
             }
         }
         return dispatchedNow;
+    }
+
+    /**
+     * A slave receives a master's log in chunks that may end inside a record: a record cut by the visible end (a
+     * header, or a message whose length runs past the end but fits its file) is waited for, not reported.
+     */
+    private boolean isCopyInProgress(SelectedRegion region, int pos, int limit) {
+        int left = limit - pos;
+        if (left < 8) {
+            return true;
+        }
+        int total = region.buffer().getInt(pos);
+        int magic = region.buffer().getInt(pos + 4);
+        return magic == dev.hangar.store.format.CommitLogRecordFormat.MESSAGE_MAGIC_CODE && total > left
+                && region.startOffset() % commitLog.queue().mappedFileSize() + pos + (long) total
+                <= commitLog.queue().mappedFileSize();
     }
 
     private void dispatch(DispatchRequest request) {
