@@ -8,6 +8,7 @@
  *   <li>{@link dev.hangar.spi.mapped.MappedStorageProvider} - the mapped-file variant and its queues</li>
  *   <li>{@link dev.hangar.spi.flush.FlushCommitLogServiceProvider} - how the commit log reaches the disk</li>
  *   <li>{@link dev.hangar.spi.dispatch.CommitLogDispatcherProvider} - what is built behind the log</li>
+ *   <li>{@link dev.hangar.spi.ha.ReplicationServiceProvider} - master/slave replication of the log</li>
  * </ul>
  */
 module dev.hangar.spi {
@@ -20,4 +21,5 @@ module dev.hangar.spi {
     exports dev.hangar.spi.flush;
     exports dev.hangar.spi.dispatch;
     exports dev.hangar.spi.format;
+    exports dev.hangar.spi.ha;
 }

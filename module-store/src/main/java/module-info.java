@@ -6,6 +6,7 @@
  * @uses dev.hangar.spi.mapped.MappedStorageProvider
  * @uses dev.hangar.spi.flush.FlushCommitLogServiceProvider
  * @uses dev.hangar.spi.dispatch.CommitLogDispatcherProvider
+ * @uses dev.hangar.spi.ha.ReplicationServiceProvider
  * @provides dev.hangar.spi.lock.PutMessageLockProvider spin and reentrant
  */
 module dev.hangar.store {
@@ -30,6 +31,7 @@ module dev.hangar.store {
     uses dev.hangar.spi.mapped.MappedStorageProvider;
     uses dev.hangar.spi.flush.FlushCommitLogServiceProvider;
     uses dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
+    uses dev.hangar.spi.ha.ReplicationServiceProvider;
 
     provides dev.hangar.spi.lock.PutMessageLockProvider with
             dev.hangar.store.lock.ReentrantPutMessageLockProvider,

@@ -2,6 +2,9 @@ package dev.hangar.store;
 
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.spi.ha.BrokerRole;
+import dev.hangar.spi.ha.ReplicationService;
+import dev.hangar.spi.ha.ReplicationStatus;
 import dev.hangar.spi.message.Message;
 import dev.hangar.spi.message.MessageSysFlag;
 import dev.hangar.spi.message.StoredMessage;
@@ -55,6 +58,11 @@ public final class DefaultMessageStore implements MessageStore {
     private volatile StoreRuntime runtime;
     private volatile boolean shutdown;
     private volatile ScheduleMessageService schedule;
+    private final BrokerRole role;
+    /** Puts a slave refused; the warning is logged once per {@link #SLAVE_REFUSAL_LOG_EVERY}. */
+    private final java.util.concurrent.atomic.AtomicLong slaveRefusals = new java.util.concurrent.atomic.AtomicLong();
+    private static final long SLAVE_REFUSAL_LOG_EVERY = 50_000;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DefaultMessageStore.class);
 
     /**
      * @param config the configuration; file sizes left at their defaults take the sizes of the store's existing
@@ -69,6 +77,7 @@ public final class DefaultMessageStore implements MessageStore {
         this.maxMessageSize = config.get(StoreConfigKeys.MAX_MESSAGE_SIZE);
         this.pageCacheBusyMillis = config.get(StoreConfigKeys.OS_PAGE_CACHE_BUSY_TIMEOUT_MILLS);
         this.maxDispatchBehind = config.get(StoreConfigKeys.MAX_DISPATCH_BEHIND_BYTES);
+        this.role = assembly.role();
     }
 
     /** A store with the built-in providers found on the class or module path and no plugins folder. */
@@ -107,7 +116,9 @@ public final class DefaultMessageStore implements MessageStore {
             throw new IllegalStateException("a shut-down store cannot be started again; create a new one");
         }
         runtime = StoreRuntime.open(config, assembly, flags, stats, delayLevels, storeHost, readOnly);
-        if (!readOnly && runtime.dispatchers().view(dev.hangar.spi.dispatch.ConsumeQueueView.class).isPresent()) {
+        // a slave copies its master's re-puts of delayed messages; it never re-puts them itself
+        if (!readOnly && role.isMaster()
+                && runtime.dispatchers().view(dev.hangar.spi.dispatch.ConsumeQueueView.class).isPresent()) {
             schedule = new ScheduleMessageService(this, delayLevels,
                     new DelayOffsetFile(runtime.root().resolve("config").resolve("delayOffset.json")),
                     config.get(StoreConfigKeys.FLUSH_DELAY_OFFSET_INTERVAL));
@@ -137,6 +148,16 @@ public final class DefaultMessageStore implements MessageStore {
 
     public RunningFlags runningFlags() {
         return flags;
+    }
+
+    public BrokerRole role() {
+        return role;
+    }
+
+    /** Replication as operators see it, or null when this store replicates nothing (or is not started). */
+    public ReplicationStatus replicationStatus() {
+        StoreRuntime rt = runtime;
+        return rt == null || rt.replication() == null ? null : rt.replication().status();
     }
 
     public StoreStats stats() {
@@ -299,16 +320,38 @@ public final class DefaultMessageStore implements MessageStore {
         }
         rt.retention().diskMonitor().onAppended(r.wroteBytes());
         rt.reput().wakeup();
-        CompletableFuture<PutMessageStatus> flushed = rt.flushService().handle(r.wroteOffset() + r.wroteBytes(), waitForFlush);
-        if (flushed.isDone()) {
-            return done(new PutMessageResult(flushed.getNow(PutMessageStatus.UNKNOWN_ERROR), r), begin, r);
+        long nextOffset = r.wroteOffset() + r.wroteBytes();
+        CompletableFuture<PutMessageStatus> flushed = rt.flushService().handle(nextOffset, waitForFlush);
+        ReplicationService replication = rt.replication();
+        CompletableFuture<PutMessageStatus> replicated = replication == null
+                ? CompletableFuture.completedFuture(PutMessageStatus.PUT_OK)
+                : replication.handle(nextOffset, waitForFlush);
+        if (flushed.isDone() && replicated.isDone()) {
+            PutMessageResult result = outcome(flushed.getNow(PutMessageStatus.UNKNOWN_ERROR),
+                    replicated.getNow(PutMessageStatus.UNKNOWN_ERROR), r, replication);
+            return done(result, begin, r);
         }
-        return flushed.thenApply(status -> {
-            PutMessageResult result = new PutMessageResult(status, r,
-                    status == PutMessageStatus.PUT_OK ? null : "not flushed within syncFlushTimeout: " + flags.reason());
+        // flush and replication run side by side; the first failure names the outcome
+        return flushed.thenCombine(replicated, (f, h) -> {
+            PutMessageResult result = outcome(f, h, r, replication);
             record(result, begin, r);
             return result;
         });
+    }
+
+    private PutMessageResult outcome(PutMessageStatus flushed, PutMessageStatus replicated, AppendMessageResult r,
+                                     ReplicationService replication) {
+        if (flushed != PutMessageStatus.PUT_OK) {
+            return new PutMessageResult(flushed, r, "stored, but not flushed within syncFlushTimeout: " + flags.reason());
+        }
+        if (replicated != PutMessageStatus.PUT_OK) {
+            String why = replication == null ? "" : replication.status().problem();
+            return new PutMessageResult(replicated, r, replicated == PutMessageStatus.FLUSH_SLAVE_TIMEOUT
+                    ? "stored on the master, but no slave acknowledged it within syncFlushTimeout"
+                    + (why.isEmpty() ? "" : " (" + why + ")")
+                    : "stored on the master, but no slave can take it: " + why);
+        }
+        return new PutMessageResult(PutMessageStatus.PUT_OK, r);
     }
 
     /**
@@ -344,6 +387,14 @@ public final class DefaultMessageStore implements MessageStore {
         }
         if (rt.readOnly()) {
             return PutMessageResult.refused(PutMessageStatus.SERVICE_NOT_AVAILABLE, "the store is open read-only");
+        }
+        if (role == BrokerRole.SLAVE) {
+            if (slaveRefusals.getAndIncrement() % SLAVE_REFUSAL_LOG_EVERY == 0) {
+                LOG.warn("this store is a SLAVE of {}: puts are refused ({} so far)",
+                        config.get(StoreConfigKeys.HA_MASTER_ADDRESS), slaveRefusals.get());
+            }
+            return PutMessageResult.refused(PutMessageStatus.SERVICE_NOT_AVAILABLE, "this store is a SLAVE of "
+                    + config.get(StoreConfigKeys.HA_MASTER_ADDRESS) + ": put to the master");
         }
         if (!flags.isWritable()) {
             return PutMessageResult.refused(PutMessageStatus.SERVICE_NOT_AVAILABLE,

@@ -16,6 +16,26 @@ final class StatsSnapshot {
     private StatsSnapshot() {
     }
 
+    /** Role, peers, acknowledged offset, lag in bytes and time, throughput; just the role when not replicating. */
+    static Map<String, Object> replication(DefaultMessageStore store) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("role", store.role().name());
+        dev.hangar.spi.ha.ReplicationStatus s = store.replicationStatus();
+        m.put("enabled", s != null);
+        if (s != null) {
+            m.put("listenAddress", s.listenAddress());
+            m.put("masterAddress", s.masterAddress());
+            m.put("connectedSlaves", s.connectedSlaves());
+            m.put("ackedOffset", s.ackedOffset());
+            m.put("lagBytes", s.lagBytes());
+            m.put("lagMillis", s.lagMillis());
+            m.put("bytesPerSecond", s.bytesPerSecond());
+            m.put("rejectedConnections", s.rejectedConnections());
+            m.put("problem", s.problem());
+        }
+        return m;
+    }
+
     static Map<String, Object> of(DefaultMessageStore store) {
         Map<String, Object> out = new LinkedHashMap<>();
         StoreRuntime rt = store.runtime();
@@ -56,6 +76,7 @@ final class StatsSnapshot {
         disk.putAll(rt.retention().diskSnapshot());
         out.put("disk", disk);
         out.put("retention", rt.retention().snapshot());
+        out.put("replication", replication(store));
         RecoveryReport r = rt.recoveryReport();
         if (r != null) {
             Map<String, Object> rec = new LinkedHashMap<>();

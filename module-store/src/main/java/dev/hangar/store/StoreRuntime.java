@@ -10,12 +10,15 @@ import dev.hangar.spi.flush.FlushCommitLogService;
 import dev.hangar.spi.flush.FlushContext;
 import dev.hangar.spi.flush.FlushStatistics;
 import dev.hangar.spi.flush.ForceEvents;
+import dev.hangar.spi.ha.ReplicationContext;
+import dev.hangar.spi.ha.ReplicationService;
 import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.mapped.MappedStorage;
 import dev.hangar.spi.mapped.QueueRole;
 import dev.hangar.store.assembly.StoreAssembly;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.commitlog.CommitLogFlushTarget;
+import dev.hangar.store.commitlog.CommitLogReplicaPort;
 import dev.hangar.store.commitlog.TopicQueueOffsets;
 import dev.hangar.store.clean.CleanCommitLogService;
 import dev.hangar.store.clean.CleanConsumeQueueService;
@@ -79,6 +82,7 @@ public final class StoreRuntime implements AutoCloseable {
     private final RecoveryReport recoveryReport;
     private final RetentionService retention;
     private final boolean readOnly;
+    private final ReplicationService replication;
 
     private StoreRuntime(Builder b) {
         this.root = b.root;
@@ -99,6 +103,7 @@ public final class StoreRuntime implements AutoCloseable {
         this.recoveryReport = b.report;
         this.retention = b.retention;
         this.readOnly = b.readOnly;
+        this.replication = b.replication;
     }
 
     /** Mutable parts while opening, so a failure half-way can close what was opened. */
@@ -121,9 +126,13 @@ public final class StoreRuntime implements AutoCloseable {
         RecoveryReport report;
         RetentionService retention;
         boolean readOnly;
+        ReplicationService replication;
 
         void closeQuietly() {
             try {
+                if (replication != null) {
+                    replication.shutdown();
+                }
                 if (dispatchers != null) {
                     dispatchers.close();
                 }
@@ -268,6 +277,7 @@ public final class StoreRuntime implements AutoCloseable {
             b.retention = newRetention(b);
             return new StoreRuntime(b);
         }
+        b.replication = startReplication(b, assembly);
         createAbortFile(b.root);
         b.flushService.start();
         b.plugins.start(end, b.reput::prepare);
@@ -280,6 +290,25 @@ public final class StoreRuntime implements AutoCloseable {
         b.retention = newRetention(b);
         b.retention.start();
         return new StoreRuntime(b);
+    }
+
+    /**
+     * The replication service, started before any other service so a busy HA port fails the open cleanly; null when
+     * this store replicates nothing. A slave's appends wake the dispatcher and the flusher.
+     */
+    private static ReplicationService startReplication(Builder b, StoreAssembly assembly) {
+        if (assembly.replication() == null) {
+            return null;
+        }
+        ReputMessageService reput = b.reput;
+        FlushCommitLogService flush = b.flushService;
+        CommitLogReplicaPort port = new CommitLogReplicaPort(b.commitLog, () -> {
+            reput.wakeup();
+            flush.wakeup();
+        });
+        b.replication = assembly.replication().create(new ReplicationContext(assembly.role(), b.config, port));
+        b.replication.start();
+        return b.replication;
     }
 
     /** Retention and the disk watch; the first disk check runs now, so a store opened on a full disk refuses puts. */
@@ -320,6 +349,10 @@ public final class StoreRuntime implements AutoCloseable {
         if (readOnly) {
             closeReadOnly();
             return;
+        }
+        if (replication != null) {
+            // first: a slave stops appending, a master completes its waiting puts before the log goes away
+            replication.shutdown();
         }
         retention.shutdown();
         // flush first: under sync flush only flushed data may be dispatched, and puts that did not wait for
@@ -414,6 +447,11 @@ public final class StoreRuntime implements AutoCloseable {
 
     public RecoveryReport recoveryReport() {
         return recoveryReport;
+    }
+
+    /** The replication service, or null when this store replicates nothing. */
+    public ReplicationService replication() {
+        return replication;
     }
 
     /** Retention passes and the disk-space watch. */

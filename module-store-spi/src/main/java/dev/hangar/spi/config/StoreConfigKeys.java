@@ -136,6 +136,31 @@ public final class StoreConfigKeys {
             128L * 1024 * 1024, 0, Long.MAX_VALUE,
             "Puts wait while dispatch lags more than this many bytes, so reads stay fresh (0 = never wait)"));
 
+    // --- replication (RocketMQ 4.x master/slave)
+    public static final ConfigKey<String> BROKER_ROLE = add(choiceKey("brokerRole", "ASYNC_MASTER",
+            List.of("ASYNC_MASTER", "SYNC_MASTER", "SLAVE"),
+            "ASYNC_MASTER answers at once; SYNC_MASTER after a slave has the message; SLAVE copies haMasterAddress"));
+    public static final ConfigKey<String> HA_SERVICE = add(stringKey("haService", "auto", s -> !s.isEmpty(),
+            "auto, none, or a replication provider name (see `plugins`)",
+            "Replication provider; auto = rocketmq-ha for SYNC_MASTER, SLAVE or an explicitly set brokerRole"));
+    public static final ConfigKey<Integer> HA_LISTEN_PORT = add(intKey("haListenPort", 10912, 0, 65535,
+            "Port a master accepts slaves on (0 = any free port)"));
+    public static final ConfigKey<String> HA_LISTEN_HOST = add(stringKey("haListenHost", "127.0.0.1",
+            s -> !s.isEmpty(), "a host name or IP; 0.0.0.0 for every interface",
+            "Address a master binds its HA port to; loopback unless slaves run on other hosts"));
+    public static final ConfigKey<String> HA_MASTER_ADDRESS = add(stringKey("haMasterAddress", "",
+            s -> s.isEmpty() || s.lastIndexOf(':') > 0, "host:port of the master's HA port",
+            "The master a SLAVE copies from"));
+    public static final ConfigKey<Integer> HA_SEND_HEARTBEAT_INTERVAL = add(intKey("haSendHeartbeatInterval", 5000, 1,
+            MAX, "A slave reports its offset (and a master sends an empty frame) at least this often, in ms"));
+    public static final ConfigKey<Integer> HA_HOUSEKEEPING_INTERVAL = add(intKey("haHousekeepingInterval", 20_000, 1,
+            MAX, "An HA connection silent (or not draining) this long is closed, in ms"));
+    public static final ConfigKey<Integer> HA_TRANSFER_BATCH_SIZE = add(intKey("haTransferBatchSize", 32 * 1024, 1,
+            MAX, "Most CommitLog bytes in one frame to a slave"));
+    public static final ConfigKey<Long> HA_SLAVE_FALLBEHIND_MAX = add(longKey("haSlaveFallbehindMax",
+            256L * 1024 * 1024, 0, Long.MAX_VALUE,
+            "A SYNC_MASTER answers SLAVE_NOT_AVAILABLE when its slave is further behind than this, in bytes"));
+
     // --- launcher
     public static final ConfigKey<String> HTTP_TOKEN = add(stringKey("httpToken", "", s -> true,
             "any string; empty = no authentication", "Bearer token `serve` requires on every request"));
@@ -147,9 +172,8 @@ public final class StoreConfigKeys {
 
     /** RocketMQ broker.conf keys Hangar does not use: accepted with a warning naming them. */
     public static final Set<String> IGNORED_ROCKETMQ_KEYS = Set.of(
-            "brokerClusterName", "brokerName", "brokerId", "brokerRole", "namesrvAddr", "listenPort", "brokerIP1",
-            "brokerIP2", "haListenPort", "haSendHeartbeatInterval", "haHousekeepingInterval", "haTransferBatchSize",
-            "haSlaveFallbehindMax", "storePathCommitLog", "storePathConsumeQueue", "storePathIndex",
+            "brokerClusterName", "brokerName", "brokerId", "namesrvAddr", "listenPort", "brokerIP1",
+            "brokerIP2", "storePathCommitLog", "storePathConsumeQueue", "storePathIndex",
             "autoCreateTopicEnable", "autoCreateSubscriptionGroup", "sendMessageThreadPoolNums",
             "pullMessageThreadPoolNums", "defaultTopicQueueNums", "enableDLegerCommitLog", "duplicationEnable",
             "offsetCheckInSlave", "debugLockEnable", "diskFallRecorded", "enableConsumeQueueExt",
@@ -168,7 +192,7 @@ public final class StoreConfigKeys {
             "highSpeedMode", "commercialEnable", "filterServerNums", "enablePropertyFilter",
             "compressedRegister", "forceRegister", "registerNameServerPeriod", "startAcceptSendRequestTimeStamp",
             "mapedFileSizeCommitLog", "mapedFileSizeConsumeQueue", "storePathDLedgerCommitLog", "dLegerGroup",
-            "dLegerPeers", "dLegerSelfId", "haMasterAddress", "isEnablePropertyFilter");
+            "dLegerPeers", "dLegerSelfId", "isEnablePropertyFilter");
 
     private StoreConfigKeys() {
     }

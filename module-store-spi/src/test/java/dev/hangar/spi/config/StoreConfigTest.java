@@ -60,13 +60,29 @@ class StoreConfigTest {
         StoreConfig c = StoreConfig.builder()
                 .set("useReentrantLockWhenPutMessage", "false", "broker.conf")
                 .set("transientStorePoolEnable", "true", "broker.conf")
-                .set("brokerRole", "ASYNC_MASTER", "broker.conf")
+                .set("brokerName", "broker-a", "broker.conf")
                 .set("flushIntervalCommitLog", "250", "broker.conf")
                 .build();
         assertEquals("spin", c.get(StoreConfigKeys.PUT_MESSAGE_LOCK));
         assertEquals("transient-pool", c.get(StoreConfigKeys.MAPPED_FILE));
         assertEquals(250, c.get(StoreConfigKeys.FLUSH_INTERVAL_COMMIT_LOG));
-        assertTrue(c.warnings().stream().anyMatch(w -> w.contains("brokerRole")), c.warnings().toString());
+        assertTrue(c.warnings().stream().anyMatch(w -> w.contains("brokerName")), c.warnings().toString());
+    }
+
+    @Test
+    void replicationKeysOfABrokerConfAreAppliedNotIgnored() {
+        StoreConfig c = StoreConfig.builder()
+                .set("brokerRole", "SLAVE", "broker.conf")
+                .set("haMasterAddress", "10.0.0.1:10912", "broker.conf")
+                .set("haListenPort", "10922", "broker.conf")
+                .set("haTransferBatchSize", "65536", "broker.conf")
+                .build();
+        assertEquals("SLAVE", c.get(StoreConfigKeys.BROKER_ROLE));
+        assertEquals("10.0.0.1:10912", c.get(StoreConfigKeys.HA_MASTER_ADDRESS));
+        assertEquals(10922, c.get(StoreConfigKeys.HA_LISTEN_PORT));
+        assertEquals(65536, c.get(StoreConfigKeys.HA_TRANSFER_BATCH_SIZE));
+        assertTrue(c.warnings().isEmpty(), c.warnings().toString());
+        assertThrows(ConfigException.class, () -> StoreConfig.builder().set("brokerRole", "MASTER", "-D").build());
     }
 
     @Test
@@ -93,7 +109,7 @@ class StoreConfigTest {
         assertEquals(48, c.get(StoreConfigKeys.FILE_RESERVED_TIME));
         assertEquals(65536, c.get(StoreConfigKeys.MAX_MESSAGE_SIZE));
         assertEquals("/data/rocketmq/store", c.get(StoreConfigKeys.STORE_PATH_ROOT_DIR));
-        assertEquals(8, c.warnings().size(), c.warnings().toString()); // one per broker-only key above
+        assertEquals(7, c.warnings().size(), c.warnings().toString()); // one per broker-only key above (brokerRole is used)
     }
 
     @Test

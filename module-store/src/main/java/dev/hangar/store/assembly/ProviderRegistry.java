@@ -36,7 +36,8 @@ public final class ProviderRegistry {
     /** The SPIs this registry knows, in the order {@code plugins} lists them. */
     public static final List<Class<? extends NamedProvider>> SPIS = List.of(
             PutMessageLockProvider.class, MappedStorageProvider.class,
-            FlushCommitLogServiceProvider.class, CommitLogDispatcherProvider.class);
+            FlushCommitLogServiceProvider.class, CommitLogDispatcherProvider.class,
+            dev.hangar.spi.ha.ReplicationServiceProvider.class);
 
     private final Map<Class<?>, List<Found>> found = new LinkedHashMap<>();
     private final Path pluginsDir;

@@ -4,6 +4,8 @@ import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
 import dev.hangar.spi.flush.FlushCommitLogServiceProvider;
+import dev.hangar.spi.ha.BrokerRole;
+import dev.hangar.spi.ha.ReplicationServiceProvider;
 import dev.hangar.spi.lock.PutMessageLockProvider;
 import dev.hangar.spi.mapped.MappedStorageProvider;
 import java.util.ArrayList;
@@ -24,13 +26,18 @@ public final class StoreAssembly {
     private final MappedStorageProvider mappedStorage;
     private final FlushCommitLogServiceProvider flush;
     private final Map<String, CommitLogDispatcherProvider> dispatchers;
+    private final BrokerRole role;
+    private final ReplicationServiceProvider replication;
 
     private StoreAssembly(PutMessageLockProvider lock, MappedStorageProvider mappedStorage,
-                          FlushCommitLogServiceProvider flush, Map<String, CommitLogDispatcherProvider> dispatchers) {
+                          FlushCommitLogServiceProvider flush, Map<String, CommitLogDispatcherProvider> dispatchers,
+                          BrokerRole role, ReplicationServiceProvider replication) {
         this.lock = lock;
         this.mappedStorage = mappedStorage;
         this.flush = flush;
         this.dispatchers = dispatchers;
+        this.role = role;
+        this.replication = replication;
     }
 
     public static StoreAssembly select(StoreConfig config, ProviderRegistry registry) {
@@ -50,11 +57,53 @@ public final class StoreAssembly {
                         + "' is listed twice");
             }
         }
-        StoreAssembly a = new StoreAssembly(lock, mapped, flush, dispatchers);
-        LOG.info("providers: putMessageLock={} ({}), mappedFile={} ({}), flushService={} ({}), dispatchers={}",
-                lock.name(), moduleOf(lock), mapped.name(), moduleOf(mapped), flush.name(), moduleOf(flush),
-                describeDispatchers(dispatchers));
+        BrokerRole role = BrokerRole.valueOf(config.get(StoreConfigKeys.BROKER_ROLE));
+        String haName = replicationName(config, role);
+        ReplicationServiceProvider replication = haName == null ? null : registry.select(
+                ReplicationServiceProvider.class, haName, StoreConfigKeys.HA_SERVICE.name());
+        StoreAssembly a = new StoreAssembly(lock, mapped, flush, dispatchers, role, replication);
+        LOG.info("providers: putMessageLock={} ({}), mappedFile={} ({}), flushService={} ({}), dispatchers={}, "
+                        + "brokerRole={}, haService={}", lock.name(), moduleOf(lock), mapped.name(), moduleOf(mapped),
+                flush.name(), moduleOf(flush), describeDispatchers(dispatchers), role,
+                replication == null ? "none" : replication.name() + " (" + moduleOf(replication) + ")");
         return a;
+    }
+
+    /**
+     * The replication provider's name, or null for none. {@code auto}: a SYNC_MASTER and a SLAVE need one; an
+     * ASYNC_MASTER gets one only when brokerRole was set explicitly (a broker.conf of a master with slaves), so a
+     * lone store with default settings opens no port and runs no replication thread.
+     */
+    static String replicationName(StoreConfig config, BrokerRole role) {
+        String configured = config.get(StoreConfigKeys.HA_SERVICE);
+        if (role == BrokerRole.SLAVE && config.get(StoreConfigKeys.HA_MASTER_ADDRESS).isEmpty()) {
+            throw new dev.hangar.spi.config.ConfigException("brokerRole=SLAVE needs haMasterAddress (host:port of the "
+                    + "master's HA port)");
+        }
+        if ("none".equals(configured)) {
+            if (role != BrokerRole.ASYNC_MASTER) {
+                throw new dev.hangar.spi.config.ConfigException("haService=none is not allowed with brokerRole="
+                        + role + ": a " + role + " needs a replication provider (e.g. rocketmq-ha)");
+            }
+            return null;
+        }
+        if (!"auto".equals(configured)) {
+            return configured;
+        }
+        boolean explicitRole = !"default".equals(config.source(StoreConfigKeys.BROKER_ROLE));
+        return role != BrokerRole.ASYNC_MASTER || explicitRole ? DEFAULT_REPLICATION : null;
+    }
+
+    /** The built-in replication provider {@code auto} chooses. */
+    public static final String DEFAULT_REPLICATION = "rocketmq-ha";
+
+    public BrokerRole role() {
+        return role;
+    }
+
+    /** The chosen replication provider, or null when this store replicates nothing. */
+    public ReplicationServiceProvider replication() {
+        return replication;
     }
 
     /** flushService when set; commit-realtime for a write-buffer variant; else by flushDiskType. */
@@ -103,6 +152,7 @@ public final class StoreAssembly {
         m.put("mappedFile", mappedStorage.name());
         m.put("flushService", flush.name());
         m.put("dispatchers", String.join(",", dispatchers.keySet()));
+        m.put("haService", replication == null ? "none" : replication.name());
         return m;
     }
 }

@@ -95,6 +95,55 @@ public final class CommitLog {
         return result;
     }
 
+    /**
+     * Appends bytes copied from a master verbatim at {@code offset} (a slave's append): {@code offset} must be where
+     * this log ends, or, for an empty log, a file boundary (a master may start a fresh slave at its last file). The
+     * bytes may run over a file boundary: a master's file ends in a BLANK record and is full, so the split lands
+     * where the master's next file starts. Queue offsets are not touched: the slave's dispatcher reads them from
+     * the records, and recovery rebuilds them when this log is opened as a master.
+     *
+     * @throws IllegalStateException when {@code offset} is not where the log ends, or a file cannot be created
+     */
+    public void appendReplicated(long offset, java.nio.ByteBuffer data) {
+        lock.lock();
+        try {
+            MappedFile last = queue.getLastMappedFile();
+            long end = last == null ? -1 : queue.getMaxWrotePosition();
+            if (last == null && offset % queue.mappedFileSize() != 0) {
+                throw new IllegalStateException("an empty commit log can only start at a file boundary (a multiple of "
+                        + queue.mappedFileSize() + "), not at " + offset);
+            }
+            if (last != null && offset != end) {
+                throw new IllegalStateException("replicated bytes for offset " + offset
+                        + " do not continue this commit log, which ends at " + end);
+            }
+            byte[] array = data.hasArray() ? data.array() : null;
+            while (data.hasRemaining()) {
+                MappedFile file = queue.getLastMappedFile();
+                if (file == null || file.isFull()) {
+                    file = queue.getLastMappedFile(offset, true);
+                }
+                if (file == null) {
+                    throw new IllegalStateException("cannot create a commit-log file for offset " + offset);
+                }
+                int n = Math.min(file.fileSize() - file.wrotePosition(), data.remaining());
+                byte[] chunk = array;
+                int from = array == null ? 0 : data.arrayOffset() + data.position();
+                if (array == null) {
+                    chunk = new byte[n];
+                    data.duplicate().get(chunk);
+                }
+                if (!file.appendBytes(chunk, from, n)) {
+                    throw new IllegalStateException("cannot append " + n + " replicated bytes to " + file.fileName());
+                }
+                data.position(data.position() + n);
+                offset += n;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Millis the current holder has held the put lock, 0 when free. */
     public long lockHeldMillis() {
         long begin = beginTimeInLock;

@@ -3,6 +3,7 @@ package dev.hangar.store.reput;
 import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.spi.mapped.SelectedRegion;
 import dev.hangar.store.commitlog.CommitLog;
+import dev.hangar.store.format.CommitLogRecordFormat;
 import dev.hangar.store.format.RecordDecoder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -96,7 +97,7 @@ public final class CommitLogCursor {
                         pos = limit;
                         progress++;
                     } else {
-                        if (check.kind() == RecordDecoder.Kind.INVALID) {
+                        if (check.kind() == RecordDecoder.Kind.INVALID && !isCopyInProgress(region, pos, limit)) {
                             LOG.error("{}: cannot read the record at {}: {}", owner, from + pos, check.reason());
                         }
                         return progress;
@@ -108,5 +109,21 @@ public final class CommitLogCursor {
             }
         }
         return progress;
+    }
+
+    /**
+     * A slave receives its master's log in chunks that may end inside a record: a record cut by the visible end (a
+     * header, or a message whose length runs past the end but fits its file) is waited for, not reported.
+     */
+    private boolean isCopyInProgress(SelectedRegion region, int pos, int limit) {
+        int left = limit - pos;
+        if (left < 8) {
+            return true;
+        }
+        int total = region.buffer().getInt(pos);
+        int magic = region.buffer().getInt(pos + 4);
+        long fileSize = commitLog.queue().mappedFileSize();
+        return magic == CommitLogRecordFormat.MESSAGE_MAGIC_CODE && total > left
+                && region.startOffset() % fileSize + pos + (long) total <= fileSize;
     }
 }

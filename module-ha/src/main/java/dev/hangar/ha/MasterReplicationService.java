@@ -1,0 +1,174 @@
+package dev.hangar.ha;
+
+import dev.hangar.spi.ha.BrokerRole;
+import dev.hangar.spi.ha.ReplicatedLog;
+import dev.hangar.spi.ha.ReplicationService;
+import dev.hangar.spi.ha.ReplicationStatus;
+import dev.hangar.spi.store.PutMessageStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A master: accepts slaves on {@code haListenHost:haListenPort}, runs one {@link SlaveConnection} per slave, and
+ * answers SYNC_MASTER puts through {@link AckWaiters}. ASYNC_MASTER puts complete at once; both wake the
+ * connections so new bytes are shipped without polling.
+ *
+ * <p>A fresh slave (reporting offset 0) gets the whole retained log, from this master's oldest file, where
+ * RocketMQ 4.x would start it at its newest file: a copy that starts at the newest file cannot answer reads of
+ * older messages nor serve as a complete master after a failover.
+ */
+final class MasterReplicationService implements ReplicationService {
+    private static final Logger LOG = LoggerFactory.getLogger(MasterReplicationService.class);
+
+    private final BrokerRole role;
+    private final HaSettings settings;
+    private final ReplicatedLog log;
+    private final AckWaiters waiters;
+    private final List<SlaveConnection> connections = new CopyOnWriteArrayList<>();
+    private final RateMeter shipped = new RateMeter();
+    private final AtomicLong rejected = new AtomicLong();
+    private volatile long caughtUpAtNanos = System.nanoTime();
+    private volatile boolean stopped;
+    private ServerSocketChannel server;
+    private Thread acceptor;
+    private String listenAddress = "";
+
+    MasterReplicationService(BrokerRole role, HaSettings settings, ReplicatedLog log) {
+        this.role = role;
+        this.settings = settings;
+        this.log = log;
+        this.waiters = new AckWaiters(settings.syncTimeoutMillis());
+    }
+
+    @Override
+    public void start() {
+        try {
+            server = ServerSocketChannel.open();
+            server.bind(new InetSocketAddress(settings.listenHost(), settings.listenPort()));
+            InetSocketAddress bound = (InetSocketAddress) server.getLocalAddress();
+            listenAddress = bound.getHostString() + ":" + bound.getPort();
+        } catch (IOException e) {
+            closeQuietly();
+            throw new UncheckedIOException("cannot listen for slaves on " + settings.listenHost() + ":"
+                    + settings.listenPort() + " (haListenHost/haListenPort): " + e.getMessage(), e);
+        }
+        waiters.start();
+        acceptor = new Thread(this::accept, "hangar-ha-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        LOG.info("{} listening for slaves on {}", role, listenAddress);
+    }
+
+    private void accept() {
+        while (!stopped) {
+            try {
+                SocketChannel channel = server.accept();
+                SlaveConnection c = new SlaveConnection(channel, settings, log, this);
+                connections.add(c);
+                LOG.info("slave {} connected ({} now)", c.peer(), connections.size());
+                c.start();
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                if (!stopped) {
+                    LOG.warn("accepting a slave failed: {}", e.toString());
+                }
+            }
+        }
+    }
+
+    /** Called by a connection when its slave acknowledges {@code offset}. */
+    void acknowledged(long offset) {
+        waiters.acknowledge(offset);
+        if (offset >= log.maxOffset()) {
+            caughtUpAtNanos = System.nanoTime();
+        }
+    }
+
+    void shippedBytes(int n) {
+        shipped.add(n);
+    }
+
+    /** Called by a connection when it closes; {@code rejectedPeer} counts bad input and stalled peers. */
+    void closed(SlaveConnection c, boolean rejectedPeer) {
+        connections.remove(c);
+        if (rejectedPeer) {
+            rejected.incrementAndGet();
+        }
+    }
+
+    @Override
+    public CompletableFuture<PutMessageStatus> handle(long nextOffset, boolean waitForReplica) {
+        for (SlaveConnection c : connections) {
+            c.dataArrived();
+        }
+        if (role != BrokerRole.SYNC_MASTER || !waitForReplica) {
+            return CompletableFuture.completedFuture(PutMessageStatus.PUT_OK);
+        }
+        if (slaveProblem(nextOffset) != null) {
+            return CompletableFuture.completedFuture(PutMessageStatus.SLAVE_NOT_AVAILABLE);
+        }
+        return waiters.await(nextOffset);
+    }
+
+    /** Why no slave can take a put ending at {@code masterEnd}, or null: RocketMQ's rule, plus a readable reason. */
+    private String slaveProblem(long masterEnd) {
+        if (connections.isEmpty()) {
+            return "no slave is connected to " + listenAddress;
+        }
+        long behind = masterEnd - Math.max(0, waiters.acked());
+        if (behind >= settings.slaveFallBehindMax()) {
+            return "the best slave is " + behind + " bytes behind (haSlaveFallbehindMax " + settings.slaveFallBehindMax()
+                    + ")";
+        }
+        return null;
+    }
+
+    @Override
+    public ReplicationStatus status() {
+        long end = log.maxOffset();
+        long acked = waiters.acked();
+        long lag = acked < 0 ? end : Math.max(0, end - acked);
+        long lagMillis = lag == 0 ? 0 : (System.nanoTime() - caughtUpAtNanos) / 1_000_000;
+        String problem = slaveProblem(end);
+        return new ReplicationStatus(role, listenAddress, "", connections.size(), acked, lag, lagMillis,
+                shipped.bytesPerSecond(), rejected.get(), problem == null ? "" : problem);
+    }
+
+    @Override
+    public void shutdown() {
+        stopped = true;
+        closeQuietly();
+        if (acceptor != null) {
+            try {
+                acceptor.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (SlaveConnection c : connections) {
+            c.shutdown();
+        }
+        waiters.shutdown();
+    }
+
+    private void closeQuietly() {
+        try {
+            if (server != null) {
+                server.close();
+            }
+        } catch (IOException e) {
+            LOG.debug("closing the HA port: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,283 @@
+package dev.hangar.ha;
+
+import dev.hangar.spi.ha.ReplicatedLog;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One slave, on one thread: reads its reports (8-byte offsets, also its acknowledgements) and ships frames
+ * ({@link HaFrameFormat}) from where it asked, at most {@code haTransferBatchSize} bytes each, plus an empty frame
+ * when nothing was sent for {@code haSendHeartbeatInterval}. Non-blocking with a selector: a slave that stops
+ * reading cannot block this thread, and new data wakes it ({@link #dataArrived}).
+ *
+ * <p>What it refuses, closing the connection, logging why and counting it: a negative offset, an offset past this
+ * master's end (a slave ahead of its master: it is first sent an empty frame at the master's end, so a Hangar
+ * slave can say so), an offset that goes backwards or acknowledges bytes never sent, silence for
+ * {@code haHousekeepingInterval} (including a half-sent report), and a peer that drains nothing for as long.
+ */
+final class SlaveConnection {
+    private static final Logger LOG = LoggerFactory.getLogger(SlaveConnection.class);
+    private static final long MAX_SELECT_MILLIS = 200;
+
+    private final SocketChannel channel;
+    private final HaSettings settings;
+    private final ReplicatedLog log;
+    private final MasterReplicationService master;
+    private final String peer;
+    private final Thread thread;
+    private final ByteBuffer reports = ByteBuffer.allocate(1024);
+    private final ByteBuffer header = ByteBuffer.allocate(HaFrameFormat.HEADER_SIZE);
+    private final ByteBuffer body;
+    private final ByteBuffer[] frame;
+    private Selector selector;
+    private volatile boolean waitingForData;
+    private volatile boolean stopped;
+    /** Next offset to ship, -1 until the slave's first report. */
+    private long nextTransfer = -1;
+    private long acked = -1;
+    private long lastReadNanos;
+    private long lastDrainNanos;
+    private long lastFrameNanos;
+    /** Set when the connection must end once the pending frame is out. */
+    private String closeReason;
+    private boolean hadPending;
+
+    SlaveConnection(SocketChannel channel, HaSettings settings, ReplicatedLog log, MasterReplicationService master) {
+        this.channel = channel;
+        this.settings = settings;
+        this.log = log;
+        this.master = master;
+        this.peer = describe(channel);
+        this.body = ByteBuffer.allocate(settings.transferBatchSize());
+        this.body.limit(0);
+        this.header.limit(0);
+        this.frame = new ByteBuffer[] {header, body};
+        this.thread = new Thread(this::run, "hangar-ha-slave-" + peer);
+        this.thread.setDaemon(true);
+    }
+
+    private static String describe(SocketChannel c) {
+        try {
+            return String.valueOf(c.getRemoteAddress()).replace("/", "");
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    String peer() {
+        return peer;
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** New bytes exist: wake the thread if it sleeps for want of data. */
+    void dataArrived() {
+        if (waitingForData) {
+            Selector s = selector;
+            if (s != null) {
+                s.wakeup();
+            }
+        }
+    }
+
+    private void run() {
+        boolean rejected = false;
+        String why = "shut down";
+        try (SocketChannel c = channel; Selector s = Selector.open()) {
+            selector = s;
+            c.configureBlocking(false);
+            c.socket().setTcpNoDelay(true);
+            SelectionKey key = c.register(s, SelectionKey.OP_READ);
+            long now = System.nanoTime();
+            lastReadNanos = now;
+            lastDrainNanos = now;
+            lastFrameNanos = now;
+            while (!stopped) {
+                if (!pending() && closeReason == null) {
+                    prepareFrame();
+                }
+                boolean pending = pending();
+                if (pending && !hadPending) {
+                    lastDrainNanos = System.nanoTime(); // a new frame: the drain clock starts now
+                }
+                hadPending = pending;
+                if (!pending && closeReason != null) {
+                    why = closeReason;
+                    rejected = true;
+                    break;
+                }
+                key.interestOps(SelectionKey.OP_READ | (pending ? SelectionKey.OP_WRITE : 0));
+                waitingForData = !pending;
+                if (!waitingForData || !dataReady()) {
+                    s.select(pending ? MAX_SELECT_MILLIS : Math.min(MAX_SELECT_MILLIS, settings.heartbeatMillis()));
+                }
+                waitingForData = false;
+                s.selectedKeys().clear();
+                String problem = readReports(c);
+                if (problem == null && pending()) {
+                    problem = write(c);
+                }
+                if (problem == null) {
+                    problem = housekeeping();
+                }
+                if (problem != null) {
+                    why = problem;
+                    rejected = !problem.startsWith("the slave closed");
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            why = "I/O error: " + e.getMessage();
+        } catch (RuntimeException e) {
+            why = "unexpected " + e;
+            LOG.error("connection to slave {} failed", peer, e);
+        }
+        if (!stopped) {
+            if (rejected) {
+                LOG.warn("closed the connection to slave {}: {}", peer, why);
+            } else {
+                LOG.info("slave {} disconnected: {}", peer, why);
+            }
+        }
+        master.closed(this, rejected && !stopped);
+    }
+
+    private boolean pending() {
+        return header.hasRemaining() || body.hasRemaining();
+    }
+
+    /** True when bytes past what was shipped exist (so sleeping would delay them). */
+    private boolean dataReady() {
+        return nextTransfer >= 0 && closeReason == null && log.maxOffset() > nextTransfer;
+    }
+
+    /** Reads and checks what the slave sent; returns why the connection must close, or null. */
+    private String readReports(SocketChannel c) throws IOException {
+        int n = c.read(reports);
+        if (n < 0) {
+            return "the slave closed the connection";
+        }
+        if (n == 0) {
+            return null;
+        }
+        lastReadNanos = System.nanoTime();
+        reports.flip();
+        String problem = null;
+        while (problem == null && reports.remaining() >= HaFrameFormat.REPORT_SIZE) {
+            problem = onReport(reports.getLong());
+        }
+        reports.compact();
+        return problem;
+    }
+
+    private String onReport(long offset) {
+        if (offset < 0) {
+            return "the slave reported a negative offset " + offset;
+        }
+        long end = log.maxOffset();
+        if (nextTransfer < 0) {
+            return onFirstReport(offset, end);
+        }
+        if (offset < acked) {
+            return "the slave's offset went backwards from " + acked + " to " + offset;
+        }
+        if (offset > nextTransfer) {
+            return "the slave acknowledged offset " + offset + " but was sent bytes only up to " + nextTransfer;
+        }
+        acked = offset;
+        master.acknowledged(offset);
+        return null;
+    }
+
+    private String onFirstReport(long offset, long end) {
+        if (offset > end) {
+            // tell the slave where this log ends (a Hangar slave stops and says so), then close
+            HaFrameFormat.putHeader(header, end, 0);
+            closeReason = "the slave is ahead of this master: it reports offset " + offset + ", this log ends at "
+                    + end + " (an old master after a failover?)";
+            return null;
+        }
+        long min = log.minOffset();
+        long start;
+        if (offset == 0) {
+            start = Math.max(0, min);
+        } else if (min >= 0 && offset < min) {
+            HaFrameFormat.putHeader(header, min, 0);
+            closeReason = "the slave asks for offset " + offset + ", older than this log's first retained byte " + min;
+            return null;
+        } else {
+            start = offset;
+        }
+        nextTransfer = start;
+        acked = offset;
+        master.acknowledged(offset);
+        LOG.info("slave {} reports offset {}: shipping from {}", peer, offset, start);
+        return null;
+    }
+
+    /** Fills the next frame: data when there is some, an empty frame when the heartbeat is due. */
+    private void prepareFrame() {
+        if (nextTransfer < 0) {
+            return;
+        }
+        body.clear();
+        int n = log.read(nextTransfer, body);
+        if (n < 0) {
+            long min = log.minOffset();
+            body.limit(0);
+            HaFrameFormat.putHeader(header, min, 0);
+            closeReason = "offset " + nextTransfer + " was deleted before it reached the slave (log starts at " + min + ")";
+            return;
+        }
+        body.flip();
+        if (n > 0) {
+            HaFrameFormat.putHeader(header, nextTransfer, n);
+            nextTransfer += n;
+            master.shippedBytes(n);
+            lastFrameNanos = System.nanoTime();
+        } else if (System.nanoTime() - lastFrameNanos >= settings.heartbeatMillis() * 1_000_000) {
+            HaFrameFormat.putHeader(header, nextTransfer, 0);
+            lastFrameNanos = System.nanoTime();
+        }
+    }
+
+    private String write(SocketChannel c) throws IOException {
+        long n = c.write(frame);
+        if (n > 0) {
+            lastDrainNanos = System.nanoTime();
+        }
+        return null;
+    }
+
+    private String housekeeping() {
+        long now = System.nanoTime();
+        long limit = settings.housekeepingMillis() * 1_000_000;
+        if (now - lastReadNanos > limit) {
+            return "nothing (or only part of a report) from the slave for over " + settings.housekeepingMillis() + " ms";
+        }
+        if (pending() && now - lastDrainNanos > limit) {
+            return "the slave stopped reading: nothing drained for over " + settings.housekeepingMillis() + " ms";
+        }
+        return null;
+    }
+
+    void shutdown() {
+        stopped = true;
+        Selector s = selector;
+        if (s != null) {
+            s.wakeup();
+        }
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

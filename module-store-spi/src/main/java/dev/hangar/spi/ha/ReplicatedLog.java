@@ -1,0 +1,41 @@
+package dev.hangar.spi.ha;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The engine's CommitLog as a replication provider sees it: raw bytes by physical offset, both ways. A master's
+ * provider reads what it ships; a slave's provider appends what it receives at exactly the master's offsets, and
+ * the engine dispatches it (ConsumeQueue, index, plugins) as it does its own puts.
+ *
+ * <p>Thread-safety: every method from any thread; {@link #appendAt} is serialised with puts by the put lock.
+ */
+public interface ReplicatedLog {
+
+    /** Size of one CommitLog file: frames never need to cross a file boundary. */
+    int fileSize();
+
+    /** Start offset of the oldest retained byte, or -1 when the log is empty. */
+    long minOffset();
+
+    /** One past the last written byte (0 for an empty log). */
+    long maxOffset();
+
+    /**
+     * Copies bytes starting at {@code offset} into {@code target} (at most {@code target.remaining()}, never past
+     * the end of the file holding {@code offset} nor past {@link #maxOffset()}).
+     *
+     * @return bytes copied; 0 when nothing is readable there yet, -1 when {@code offset} is no longer retained
+     */
+    int read(long offset, ByteBuffer target);
+
+    /**
+     * Appends the remaining bytes of {@code data} verbatim at {@code offset}, which must equal
+     * {@link #maxOffset()}, or (for an empty log) start a file: a log copied from a master may begin past 0.
+     * The bytes may span a file boundary (they are split); the master's BLANK end records keep the files aligned.
+     * The engine wakes its dispatcher afterwards.
+     *
+     * @throws IllegalStateException naming both offsets when {@code offset} is not where the log ends, or when a
+     *                               file cannot be created; nothing is written then
+     */
+    void appendAt(long offset, ByteBuffer data);
+}

@@ -1,0 +1,35 @@
+package dev.hangar.spi.ha;
+
+import dev.hangar.spi.store.PutMessageStatus;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Copies a master's CommitLog to its slaves.
+ *
+ * <p>Contract:
+ * <ul>
+ *   <li>The engine calls {@link #start()} once after recovery (a master starts listening, a slave connects) and
+ *       {@link #shutdown()} once before it closes the log; shutdown stops every thread and completes every
+ *       pending request with {@code FLUSH_SLAVE_TIMEOUT}.</li>
+ *   <li>{@link #handle(long, boolean)} is called by a master's put threads right after their append, outside the
+ *       put lock, and must not block. It also tells the service new bytes exist. The future completes
+ *       {@code PUT_OK} once a slave has acknowledged an offset at or past {@code nextOffset} (SYNC_MASTER and
+ *       {@code waitForReplica}); {@code FLUSH_SLAVE_TIMEOUT} after {@code syncFlushTimeout};
+ *       {@code SLAVE_NOT_AVAILABLE} at once when no slave is connected or the best one is more than
+ *       {@code haSlaveFallbehindMax} bytes behind. An ASYNC_MASTER completes it {@code PUT_OK} at once. One
+ *       acknowledgement completes every request it covers; no thread waits per request.</li>
+ *   <li>On a slave, the service appends through {@link ReplicatedLog#appendAt} and never rewrites bytes the
+ *       log already holds; when the master's offsets do not follow its own it stops and says why.</li>
+ * </ul>
+ */
+public interface ReplicationService {
+
+    void start();
+
+    CompletableFuture<PutMessageStatus> handle(long nextOffset, boolean waitForReplica);
+
+    /** A consistent snapshot for stats and health. */
+    ReplicationStatus status();
+
+    void shutdown();
+}
