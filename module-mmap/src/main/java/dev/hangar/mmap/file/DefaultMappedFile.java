@@ -41,9 +41,10 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
     private final long fileFromOffset;
     private final int fileSize;
     private final NativeMemory nativeMemory;
-    private final MappedByteBuffer mapped;
+    /** The mapping; null only in {@link OnDemandMappedFile} while it is parked (unmapped because idle). */
+    private volatile MappedByteBuffer mapped;
     /** The single writer's view of the mapping, reused by every append. */
-    private final ByteBuffer mappedWriterView;
+    private volatile ByteBuffer mappedWriterView;
     private volatile FileChannel channel;
     private volatile boolean unmapped;
     private volatile boolean memoryLocked;
@@ -60,6 +61,15 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
 
     protected DefaultMappedFile(Path directory, long fileFromOffset, int fileSize, NativeMemory nativeMemory,
                                 boolean keepChannelOpen) throws IOException {
+        this(directory, fileFromOffset, fileSize, nativeMemory, keepChannelOpen, FileSpace.RESERVED, true);
+    }
+
+    /**
+     * @param space  how a new file gets its blocks: reserved up front, or sparse (blocks on first write)
+     * @param mapNow false leaves the file unmapped until a subclass calls {@link #mapNow()}
+     */
+    protected DefaultMappedFile(Path directory, long fileFromOffset, int fileSize, NativeMemory nativeMemory,
+                                boolean keepChannelOpen, FileSpace space, boolean mapNow) throws IOException {
         if (fileSize <= 0) {
             throw new IllegalArgumentException("mapped file size must be positive: " + fileSize);
         }
@@ -74,26 +84,72 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
                 StandardOpenOption.WRITE);
         if (created) {
             try {
-                nativeMemory.preallocate(path, fileSize);
+                if (space == FileSpace.RESERVED) {
+                    nativeMemory.preallocate(path, fileSize);
+                } else {
+                    FileSpace.extendSparse(path, fileSize);
+                }
             } catch (IOException e) {
                 opened.close();
                 Files.deleteIfExists(path);
                 throw e;
             }
         }
-        try {
-            this.mapped = opened.map(FileChannel.MapMode.READ_WRITE, 0, fileSize);
-        } catch (IOException | RuntimeException e) {
-            opened.close();
-            throw new IOException("could not map " + path + " (" + fileSize + " bytes): " + e.getMessage(), e);
+        if (mapNow) {
+            try {
+                mapThrough(opened);
+            } catch (IOException e) {
+                opened.close();
+                throw e;
+            }
         }
         if (keepChannelOpen) {
             this.channel = opened;
         } else {
             opened.close();
         }
-        this.mappedWriterView = mapped.duplicate();
+    }
+
+    private void mapThrough(FileChannel opened) throws IOException {
+        MappedByteBuffer buffer;
+        try {
+            buffer = opened.map(FileChannel.MapMode.READ_WRITE, 0, fileSize);
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("could not map " + path + " (" + fileSize + " bytes): " + e.getMessage(), e);
+        }
+        this.mappedWriterView = buffer.duplicate();
+        this.mapped = buffer;
         MappedMemoryCounters.mapped(fileSize);
+    }
+
+    /**
+     * Maps the file again after {@link #unmapNow()}. Only for variants that unmap idle files: the caller makes
+     * sure nobody uses the mapping concurrently.
+     */
+    protected final void mapNow() throws IOException {
+        if (mapped != null) {
+            return;
+        }
+        try (FileChannel opened = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            mapThrough(opened);
+        }
+    }
+
+    /** Unmaps while the file stays open for use; the caller makes sure no reference uses the mapping. */
+    protected final void unmapNow() {
+        MappedByteBuffer buffer = mapped;
+        if (buffer == null) {
+            return;
+        }
+        mapped = null;
+        mappedWriterView = null;
+        MappedBufferCleaner.clean(buffer);
+        MappedMemoryCounters.unmapped(fileSize);
+    }
+
+    /** True while the file is mapped. */
+    protected final boolean isMapped() {
+        return mapped != null;
     }
 
     @Override
@@ -303,8 +359,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
             return true;
         }
         unmapped = true;
-        MappedBufferCleaner.clean(mapped);
-        MappedMemoryCounters.unmapped(fileSize);
+        unmapNow();
         closeChannel();
         afterUnmap();
         LOG.debug("unmapped {}", path);

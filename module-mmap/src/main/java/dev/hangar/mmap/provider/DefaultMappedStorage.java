@@ -3,6 +3,8 @@ package dev.hangar.mmap.provider;
 import dev.hangar.mmap.allocate.AllocateMappedFileService;
 import dev.hangar.mmap.file.DefaultMappedFile;
 import dev.hangar.mmap.file.MappedFileFactory;
+import dev.hangar.mmap.file.MappingBudget;
+import dev.hangar.mmap.file.OnDemandMappedFile;
 import dev.hangar.mmap.file.PooledMappedFile;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.mmap.pool.TransientStorePool;
@@ -20,7 +22,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Both built-in variants: every queue writes into its mapping, except that with a write-buffer pool the
  * CommitLog queues write into pooled buffers that are committed to the file channel. CommitLog queues get their
- * files from the allocation service (created ahead, warmed when configured); other roles create files on demand.
+ * files from the allocation service (created ahead, blocks reserved, warmed when configured); other roles create
+ * files on demand. ConsumeQueue files are sparse and mapped only while a {@link MappingBudget} of
+ * {@code maxMappedConsumeQueueFiles} allows (idle ones are unmapped and mapped again when used), so thousands
+ * of queues cost neither gigabytes of reserved blocks nor more mappings than the kernel grants.
  *
  * <p>Thread-safe: {@link #openQueue} from any thread; {@link #start()} and {@link #shutdown()} once each, before
  * the first and after the last use of its queues.
@@ -34,6 +39,8 @@ public final class DefaultMappedStorage implements MappedStorage {
     private final AllocateMappedFileService allocator;
     private final MappedFileFactory plainFiles;
     private final MappedFileFactory commitLogFiles;
+    private final MappingBudget consumeQueueMappings;
+    private final MappedFileFactory consumeQueueFiles;
     private boolean started;
     private boolean shutDown;
 
@@ -46,6 +53,9 @@ public final class DefaultMappedStorage implements MappedStorage {
         this.variant = usePool ? TransientPoolStorageProvider.NAME : MmapStorageProvider.NAME;
         this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
         this.plainFiles = (dir, offset, size) -> new DefaultMappedFile(dir, offset, size, this.nativeMemory);
+        this.consumeQueueMappings = new MappingBudget(config.get(StoreConfigKeys.MAX_MAPPED_CONSUME_QUEUE_FILES));
+        this.consumeQueueFiles = (dir, offset, size) -> new OnDemandMappedFile(dir, offset, size, this.nativeMemory,
+                consumeQueueMappings);
         if (usePool) {
             this.pool = new TransientStorePool(config.get(StoreConfigKeys.TRANSIENT_STORE_POOL_SIZE),
                     config.commitLogFileSize(), nativeMemory);
@@ -72,6 +82,9 @@ public final class DefaultMappedStorage implements MappedStorage {
                         + pool.fileSize() + " bytes, but a CommitLog queue of " + fileSize + "-byte files was opened");
             }
             return new DefaultMappedFileQueue(directory, fileSize, commitLogFiles, plainFiles, allocator);
+        }
+        if (role == QueueRole.CONSUME_QUEUE) {
+            return new DefaultMappedFileQueue(directory, fileSize, consumeQueueFiles, consumeQueueFiles, null);
         }
         return new DefaultMappedFileQueue(directory, fileSize, plainFiles, plainFiles, null);
     }
@@ -120,6 +133,11 @@ public final class DefaultMappedStorage implements MappedStorage {
     /** The write-buffer pool, or null for {@code mmap}. */
     TransientStorePool pool() {
         return pool;
+    }
+
+    /** The mapping budget of the ConsumeQueue files. */
+    MappingBudget consumeQueueMappings() {
+        return consumeQueueMappings;
     }
 
     /** The allocation service of the CommitLog queues. */

@@ -79,6 +79,9 @@ public final class StoreConfigKeys {
             "Touch every page of a new CommitLog file and mlock it"));
     public static final ConfigKey<Integer> FLUSH_LEAST_PAGES_WHEN_WARM_MAPPED_FILE = add(intKey(
             "flushLeastPagesWhenWarmMapedFile", 4096, 1, MAX, "Pages between forces while warming a file"));
+    public static final ConfigKey<Integer> MAX_MAPPED_CONSUME_QUEUE_FILES = add(intKey("maxMappedConsumeQueueFiles",
+            32_768, 1, 1 << 20, "ConsumeQueue files kept mapped at once; idle ones are unmapped past it "
+            + "(vm.max_map_count bounds a process's mappings, 65530 by default)"));
     public static final ConfigKey<Integer> OS_PAGE_CACHE_BUSY_TIMEOUT_MILLS = add(intKey("osPageCacheBusyTimeOutMills",
             1000, 1, MAX, "A put lock held longer than this makes new puts OS_PAGE_CACHE_BUSY, in ms"));
 
