@@ -51,8 +51,9 @@ if [ -x "$smoke" ]; then
   "$smoke" "$launcher"
   contract=$?
 else
-  echo "--- contract-smoke not found at $smoke (set CONTRACT_SMOKE): skipped"
-  contract=0
+  # a missing contract script must not pass as a green smoke test: the contract is half of what this checks
+  echo "FAIL: contract-smoke not found (or not executable) at $smoke: put shared/ beside the clone or set CONTRACT_SMOKE"
+  contract=1
 fi
 echo "--- image checks: $failed failed"
 [ "$failed" = 0 ] && [ "$contract" = 0 ]

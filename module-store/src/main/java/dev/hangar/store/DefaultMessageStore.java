@@ -126,6 +126,11 @@ public final class DefaultMessageStore implements MessageStore {
         }
     }
 
+    /** The delayed-message delivery service, or null (not started, or no ConsumeQueue). */
+    public ScheduleMessageService scheduleService() {
+        return schedule;
+    }
+
     @Override
     public synchronized void shutdown() {
         if (shutdown) {

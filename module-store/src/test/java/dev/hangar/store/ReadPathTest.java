@@ -207,12 +207,20 @@ class ReadPathTest {
             StoredMessage delivered = store.getMessage("g", "Later", 1, 0, 10, null).messages().get(0);
             assertEquals("delayed", body(delivered));
             assertNull(delivered.property(MessageConst.DELAY_TIME_LEVEL));
-            Thread.sleep(300);
+            awaitMoreSchedulePasses(store, 3);
+            awaitDispatched(store);
             assertEquals(1, store.getMaxOffsetInQueue("Later", 1), "delivered once");
         }
         try (DefaultMessageStore store = TestStores.started(dir, "messageDelayLevel", "1s 2s")) {
-            Thread.sleep(300);
+            awaitMoreSchedulePasses(store, 3);
+            awaitDispatched(store);
             assertEquals(1, store.getMaxOffsetInQueue("Later", 1), "a restart does not deliver it again");
         }
+    }
+
+    /** Waits until the delivery service has looked at every level {@code passes} more times. */
+    private static void awaitMoreSchedulePasses(DefaultMessageStore store, int passes) {
+        long target = store.scheduleService().passes() + passes;
+        TestStores.await(passes + " more delivery passes", () -> store.scheduleService().passes() >= target);
     }
 }

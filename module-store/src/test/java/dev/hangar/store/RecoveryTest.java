@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.message.StoredMessage;
 import dev.hangar.spi.store.GetMessageResult;
 import dev.hangar.spi.store.PutMessageResult;
@@ -175,6 +176,8 @@ class RecoveryTest {
     @Test
     void aDeletedCheckpointIsRebuilt() throws IOException {
         List<PutMessageResult> results = fill();
+        // the state in which recovery reads the checkpoint: after a crash (abort file present)
+        Files.createFile(dir.resolve("abort"));
         Files.delete(dir.resolve("checkpoint"));
         assertRecoveredTo(results, MESSAGES);
         assertTrue(Files.size(dir.resolve("checkpoint")) >= 24);
@@ -223,8 +226,14 @@ class RecoveryTest {
 
     @Test
     void aSecondProcessOnTheSameDirectoryIsRefusedBeforeTouchingAnyFile() throws Exception {
-        try (DefaultMessageStore first = TestStores.started(dir)) {
+        // long intervals: the first store's own background flushes must not change files while the child runs
+        try (DefaultMessageStore first = TestStores.started(dir, "flushIntervalConsumeQueue", "3600000",
+                "flushConsumeQueueThoroughInterval", "3600000", "flushCommitLogLeastPages", "0")) {
             first.putMessage(TestStores.message("FooBar", 0, "first"));
+            MappedFileQueue log = first.runtime().commitLog().queue();
+            TestStores.await("flushed and dispatched", () -> log.getFlushedWhere() == log.getMaxOffset()
+                    && first.dispatchBehindBytes() == 0);
+            DirectorySnapshot before = DirectorySnapshot.of(dir);
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                     CrashChild.class.getName(), dir.toString(), "ASYNC_FLUSH", "1",
@@ -235,6 +244,7 @@ class RecoveryTest {
             assertTrue(child.exitValue() != 0, out);
             assertTrue(out.contains("in use by another process"), out);
             assertFalse(out.contains("STARTED"), out);
+            assertEquals(before, DirectorySnapshot.of(dir), "the second process created, changed or removed no file");
             assertTrue(first.putMessage(TestStores.message("FooBar", 0, "second")).isOk());
             assertEquals(2, first.putMessage(TestStores.message("FooBar", 0, "third")).appendResult().logicsOffset());
         }

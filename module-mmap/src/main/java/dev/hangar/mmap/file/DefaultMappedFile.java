@@ -374,10 +374,16 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
     public boolean destroy(long intervalForcibly) {
         shutdown(intervalForcibly);
         if (!isCleanupOver()) {
-            LOG.warn("could not destroy {} yet: still referenced ({} references); retry later", path, refCount());
-            return false;
+            if (!isOverdue()) {
+                LOG.warn("could not destroy {} yet: still referenced ({} references); retry later", path, refCount());
+                return false;
+            }
+            // unlinking a mapped file is safe: its pages stay readable until the last reader lets go and unmaps
+            LOG.warn("deleting {} while still referenced ({} references) after {} ms: the mapping stays until the "
+                    + "last reader lets go", path, refCount(), intervalForcibly);
+        } else {
+            closeChannel();
         }
-        closeChannel();
         try {
             Files.deleteIfExists(path);
             LOG.info("deleted {} (wrote {}, flushed {})", path, wrotePosition(), flushedPosition());

@@ -5,23 +5,20 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A resource that is cleaned up (unmapped) only once nobody uses it: it starts with one reference, its own;
  * readers {@link #hold()} and {@link #release()}; {@link #shutdown(long)} drops the own reference, and when the
- * count reaches zero {@link #cleanup(long)} runs. A reader that never releases is overruled once
- * {@code intervalForcibly} has passed since the first shutdown.
+ * count reaches zero {@link #cleanup(long)} runs. Cleanup never runs while a reader holds the resource: unmapping
+ * under a reader would crash the JVM on its next access. A reader that holds on for more than
+ * {@code intervalForcibly} after the first shutdown makes the resource {@link #isOverdue() overdue} instead, which
+ * lets the owner delete the file from the disk while the mapping stays until the last reader lets go.
  *
  * <p>Thread-safe: every method may be called from any thread; {@link #cleanup(long)} runs under this object's
- * monitor and may run more than once (late releases after a forced cleanup), so it must be idempotent.
+ * monitor and may run more than once, so it must be idempotent.
  */
 public abstract class ReferenceCounted {
-    /**
-     * A forced cleanup moves the count this far below zero, so releases by readers that still held the resource
-     * keep it negative instead of making it look held again.
-     */
-    private static final long FORCED_RELEASE_BIAS = -1000;
-
     private final AtomicLong refCount = new AtomicLong(1);
     private volatile boolean available = true;
     private volatile boolean cleanupOver;
     private volatile long firstShutdownTimestamp;
+    private volatile boolean overdue;
 
     /** Takes a reference; false once shut down or cleaned up. */
     public boolean hold() {
@@ -51,8 +48,8 @@ public abstract class ReferenceCounted {
     }
 
     /**
-     * The first call makes the resource unavailable and drops its own reference; later calls force the cleanup
-     * once {@code intervalForcibly} ms have passed since the first while readers still hold it.
+     * The first call makes the resource unavailable and drops its own reference; a later call made once
+     * {@code intervalForcibly} ms have passed since the first, while readers still hold it, marks it overdue.
      */
     public synchronized void shutdown(long intervalForcibly) {
         if (available) {
@@ -61,9 +58,13 @@ public abstract class ReferenceCounted {
             release();
         } else if (refCount.get() > 0
                 && System.currentTimeMillis() - firstShutdownTimestamp >= intervalForcibly) {
-            refCount.set(FORCED_RELEASE_BIAS - refCount.get());
-            release();
+            overdue = true;
         }
+    }
+
+    /** Shut down, still held by a reader, and for longer than the interval given to {@link #shutdown(long)}. */
+    public boolean isOverdue() {
+        return overdue && refCount.get() > 0;
     }
 
     public boolean isAvailable() {

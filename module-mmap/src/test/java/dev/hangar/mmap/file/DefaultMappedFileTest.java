@@ -133,16 +133,20 @@ class DefaultMappedFileTest {
     }
 
     @Test
-    void aReaderThatNeverReleasesIsOverruledAfterTheInterval() throws IOException {
+    void aReaderThatHoldsOnPastTheIntervalNoLongerKeepsTheFileOnDiskButKeepsItsMapping() throws IOException {
         DefaultMappedFile file = open(0, 4096);
-        assertTrue(file.hold());
+        file.append(TestAppends.record(MESSAGE, 1));
+        SelectedRegion region = file.selectMappedBuffer(0);
+        assertNotNull(region);
+        byte first = region.buffer().get(0);
         file.shutdown(0);
         assertFalse(file.isCleanupOver());
-        file.shutdown(0);
-        assertTrue(file.isCleanupOver(), "the second shutdown after the interval forces the cleanup");
-        file.release(); // the late reader's release does no harm
-        assertTrue(file.isCleanupOver());
-        assertTrue(file.destroy(0));
+        assertTrue(file.destroy(0), "after the interval the file goes from the disk");
+        assertFalse(Files.exists(file.path()));
+        assertFalse(file.isCleanupOver(), "but it is not unmapped under its reader");
+        assertEquals(first, region.buffer().get(0), "whose reads still work (an unmapped page would crash the JVM)");
+        region.close();
+        assertTrue(file.isCleanupOver(), "the last reader letting go unmaps it");
     }
 
     @Test

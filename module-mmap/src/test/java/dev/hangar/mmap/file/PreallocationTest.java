@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.mmap.nativeio.RecordingLibC;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -48,9 +49,28 @@ class PreallocationTest {
     }
 
     @Test
-    void theRealLibcReservesANewFile() throws IOException {
-        DefaultMappedFile file = new DefaultMappedFile(dir, 0, 1 << 20, NativeMemory.system());
-        assertEquals(1 << 20, Files.size(file.path()));
+    void theRealLibcReservesTheBlocksOfANewFile() throws Exception {
+        int size = 1 << 20;
+        // the control: a file only extended to the size is sparse, so the block count can tell the difference
+        Path sparse = dir.resolve("sparse");
+        try (RandomAccessFile f = new RandomAccessFile(sparse.toFile(), "rw")) {
+            f.setLength(size);
+        }
+        assertTrue(allocatedBytes(sparse) < size, "this file system keeps a merely extended file sparse");
+
+        DefaultMappedFile file = new DefaultMappedFile(dir, 0, size, NativeMemory.system());
+        assertEquals(size, Files.size(file.path()));
+        assertTrue(allocatedBytes(file.path()) >= size,
+                "fallocate reserved every block: " + allocatedBytes(file.path()) + " bytes allocated");
         assertTrue(file.destroy(0));
+    }
+
+    /** st_blocks * 512 (via stat(1): the JDK does not expose the block count). */
+    private static long allocatedBytes(Path file) throws Exception {
+        Process stat = new ProcessBuilder("stat", "-c", "%b %B", file.toString()).redirectErrorStream(true).start();
+        String out = new String(stat.getInputStream().readAllBytes()).trim();
+        assertEquals(0, stat.waitFor(), out);
+        String[] parts = out.split(" ");
+        return Long.parseLong(parts[0]) * Long.parseLong(parts[1]);
     }
 }

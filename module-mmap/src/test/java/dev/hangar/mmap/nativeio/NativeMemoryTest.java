@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class NativeMemoryTest {
@@ -57,14 +60,37 @@ class NativeMemoryTest {
     }
 
     @Test
-    void aSmallLockAndUnlockThroughTheRealLibcNeverThrow() {
+    void aLockThroughTheRealLibcReallyLocksTheMemoryAndTheUnlockReleasesIt() throws IOException {
         NativeMemory memory = NativeMemory.load();
-        ByteBuffer buffer = ByteBuffer.allocateDirect(4096);
-        boolean locked = memory.mlock(buffer, 4096);
+        int size = 256 * 1024;
+        ByteBuffer buffer = ByteBuffer.allocateDirect(size);
+        long before = lockedKiloBytes();
+        boolean locked = memory.mlock(buffer, size);
+        long whileLocked = lockedKiloBytes();
         if (locked) {
-            assertTrue(memory.munlock(buffer, 4096));
+            assertTrue(whileLocked - before >= size / 1024 - 4,
+                    "the kernel counts the pages as locked (VmLck " + before + " -> " + whileLocked + " kB)");
+            assertTrue(memory.munlock(buffer, size));
+            long after = lockedKiloBytes();
+            assertTrue(whileLocked - after >= size / 1024 - 4, "and no longer after the unlock (VmLck "
+                    + whileLocked + " -> " + after + " kB)");
+            assertEquals(0, memory.failures());
+        } else {
+            // no CAP_IPC_LOCK and a small RLIMIT_MEMLOCK: the refusal is reported, nothing is locked
+            assertEquals(1, memory.failures());
+            assertTrue(memory.lastFailure().contains("mlock"), memory.lastFailure());
+            assertTrue(whileLocked - before < size / 1024, "VmLck " + before + " -> " + whileLocked + " kB");
         }
-        assertEquals(locked ? 0 : 1, memory.failures());
+    }
+
+    /** The process's locked memory as the kernel counts it ({@code VmLck} in /proc/self/status). */
+    private static long lockedKiloBytes() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmLck:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new AssertionError("no VmLck line in /proc/self/status");
     }
 
     @Test

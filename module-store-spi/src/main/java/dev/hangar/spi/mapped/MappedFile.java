@@ -13,7 +13,7 @@ import java.nio.file.Path;
  *
  * <p>Reference counting: a file starts with one reference (its own). {@link #hold()} before reading,
  * {@link #release()} after; {@link #shutdown(long)} drops the own reference and the mapping is unmapped
- * when the count reaches zero (or forcibly after the interval).
+ * when the count reaches zero, never under a reader (that would crash the JVM on its next read).
  */
 public interface MappedFile {
 
@@ -73,12 +73,16 @@ public interface MappedFile {
 
     boolean isAvailable();
 
-    /** Drops the file's own reference; unmaps once readers are gone, or forcibly after {@code intervalForcibly} ms. */
+    /** Drops the file's own reference; unmaps once readers are gone. */
     void shutdown(long intervalForcibly);
 
     boolean isCleanupOver();
 
-    /** Shuts down, and when unmapped deletes the file. True when the file is gone. */
+    /**
+     * Shuts down, and when unmapped deletes the file. A reader still holding it after {@code intervalForcibly} ms
+     * (since the first call) no longer keeps the file on the disk: it is deleted and its mapping stays until that
+     * reader lets go. True when the file is gone from the disk.
+     */
     boolean destroy(long intervalForcibly);
 
     long lastModifiedTimestamp();

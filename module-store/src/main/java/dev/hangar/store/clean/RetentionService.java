@@ -30,6 +30,7 @@ public final class RetentionService implements AutoCloseable {
     private final RetentionPolicy policy;
     private final ScheduledExecutorService scheduler;
     private volatile long lastPassMillis;
+    private final java.util.concurrent.atomic.AtomicLong passes = new java.util.concurrent.atomic.AtomicLong();
 
     public RetentionService(CleanCommitLogService commitLog, CleanConsumeQueueService consumeQueues,
                             DiskSpaceMonitor disk, RetentionPolicy policy) {
@@ -89,7 +90,13 @@ public final class RetentionService implements AutoCloseable {
         int deleted = commitLog.run().deleted();
         consumeQueues.run();
         lastPassMillis = System.currentTimeMillis();
+        passes.incrementAndGet();
         return deleted;
+    }
+
+    /** Completed passes (scheduled or not), so a test can wait for "a pass ran and deleted nothing more". */
+    public long passes() {
+        return passes.get();
     }
 
     /**

@@ -33,6 +33,7 @@ public final class ScheduleMessageService implements Runnable {
     private final long persistIntervalMillis;
     private final Map<Integer, Long> offsets = new ConcurrentHashMap<>();
     private volatile boolean stopped;
+    private final java.util.concurrent.atomic.AtomicLong passes = new java.util.concurrent.atomic.AtomicLong();
     private Thread thread;
     private long lastPersist;
 
@@ -63,6 +64,11 @@ public final class ScheduleMessageService implements Runnable {
         thread.start();
     }
 
+    /** Completed passes over every level, so a test can wait for "looked again and delivered nothing". */
+    public long passes() {
+        return passes.get();
+    }
+
     /** Delivered-up-to offset of a level (for stats and tests). */
     public long offset(int level) {
         return offsets.getOrDefault(level, 0L);
@@ -82,6 +88,7 @@ public final class ScheduleMessageService implements Runnable {
             } catch (RuntimeException e) {
                 LOG.error("delivering delayed messages failed; retrying", e);
             }
+            passes.incrementAndGet();
             if (!stopped && sleep > 0) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(sleep));
             }

@@ -235,7 +235,8 @@ class CleanCommitLogServiceTest {
             store.runtime().retention().diskMonitor().useProbe(DiskUsageProbe.fixedRatio(0.80));
             TestStores.await("scheduled passes delete the 15 expired files",
                     () -> queue(store).mappedFiles().size() == FILES - EXPIRED);
-            Thread.sleep(200);
+            long passes = store.runtime().retention().passes();
+            TestStores.await("three more scheduled passes", () -> store.runtime().retention().passes() >= passes + 3);
             assertEquals(FILES - EXPIRED, queue(store).mappedFiles().size(), "and stop at the first unexpired file");
         }
     }

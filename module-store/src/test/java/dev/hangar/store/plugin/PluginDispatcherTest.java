@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hangar.spi.config.ConfigException;
 import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.store.DefaultMessageStore;
+import dev.hangar.store.DirectorySnapshot;
 import dev.hangar.store.TestStores;
 import dev.hangar.store.assembly.ProviderInfo;
 import dev.hangar.store.assembly.ProviderRegistry;
@@ -73,25 +74,30 @@ class PluginDispatcherTest {
 
     @Test
     void anUnknownProviderNameFailsBeforeAnyFileIsTouchedAndListsTheNamesFound() {
+        existingStore();
+        DirectorySnapshot before = DirectorySnapshot.of(dir);
         ConfigException e = assertThrows(ConfigException.class,
                 () -> new DefaultMessageStore(TestStores.config(dir, "dispatchers", "consume-queue,nope")));
         assertTrue(e.getMessage().contains("dispatchers") && e.getMessage().contains("'nope'")
                 && e.getMessage().contains("consume-queue") && e.getMessage().contains("test-recording"), e.getMessage());
-        assertTrue(dir.toFile().list().length == 0, "no file was created");
+        assertEquals(before, DirectorySnapshot.of(dir), "no file was created, changed or removed");
         ConfigException lock = assertThrows(ConfigException.class,
                 () -> new DefaultMessageStore(TestStores.config(dir, "putMessageLock", "spinn")));
         assertTrue(lock.getMessage().contains("reentrant") && lock.getMessage().contains("spin"), lock.getMessage());
+        assertEquals(before, DirectorySnapshot.of(dir), "no file was created, changed or removed");
     }
 
     @Test
     void twoProvidersWithOneNameFailNamingBothOrigins() {
+        existingStore();
+        DirectorySnapshot before = DirectorySnapshot.of(dir);
         ConfigException e = assertThrows(ConfigException.class,
                 () -> new DefaultMessageStore(TestStores.config(dir, "dispatchers", "consume-queue,test-duplicate")));
         assertTrue(e.getMessage().contains("two CommitLogDispatcherProvider providers are named 'test-duplicate'"),
                 e.getMessage());
         assertTrue(e.getMessage().contains("DuplicateADispatcherProvider in classpath")
                 && e.getMessage().contains("DuplicateBDispatcherProvider in classpath"), e.getMessage());
-        assertTrue(dir.toFile().list().length == 0, "no file was created");
+        assertEquals(before, DirectorySnapshot.of(dir), "no file was created, changed or removed");
     }
 
     @Test
@@ -106,5 +112,15 @@ class PluginDispatcherTest {
             assertTrue(names.contains(expected), expected + " in " + names);
         }
         assertTrue(all.stream().allMatch(p -> !p.module().isEmpty()));
+    }
+
+    /** A store with data, shut down: a refused start must leave every one of its files as it was. */
+    private void existingStore() {
+        try (DefaultMessageStore store = TestStores.started(dir)) {
+            for (int i = 0; i < 10; i++) {
+                assertTrue(store.putMessage(TestStores.message("Existing", 0, "e" + i).keys("k" + i)).isOk());
+            }
+            TestStores.await("dispatched", () -> store.dispatchBehindBytes() == 0);
+        }
     }
 }
