@@ -42,9 +42,21 @@ import json, sys
 p = [x for x in json.load(sys.stdin) if x[\"name\"] == \"tag-counter\"]
 sys.exit(0 if p and p[0][\"plugin\"] and p[0][\"module\"] == \"dev.hangar.example.tagcounter\" else 1)'"
   check "the plugin dispatcher receives the records" "'$launcher' --plugins '$tmp/plugins' --store '$tmp/p' -Ddispatchers=consume-queue,index,tag-counter put --topic P --tag red --body x && grep -q 'P/red=1' '$tmp/p/tag-counter/counts.properties'"
+  check "a plugin's own key is listed with its module" "'$launcher' --plugins '$tmp/plugins' -Dtag-counter.topics=P config | grep -q '^tag-counter.topics *= P .*declared by dev.hangar.example.tagcounter'"
+  check "a misspelt plugin key gets a did-you-mean" "'$launcher' --plugins '$tmp/plugins' -Dtag-counter.topic=P config 2>&1 | grep -q \"did you mean 'tag-counter.topics'\""
+  check "the plugin reads its own key" "'$launcher' --plugins '$tmp/plugins' --store '$tmp/q' -Ddispatchers=consume-queue,index,tag-counter -Dtag-counter.topics=Q put --topic R --tag red --body x && ! grep -q 'R/red' '$tmp/q/tag-counter/counts.properties'"
 else
   failed=$((failed+1)); echo "FAIL: the example plugin jar was not built (examples/tag-counter/target)"
 fi
+
+# a jar whose services file names a class it lacks: one error line naming the jar, no stack trace
+broken_plugin_is_one_line() {
+  mkdir -p "$tmp/broken"
+  python3 -c "import zipfile; z = zipfile.ZipFile('$tmp/broken/broken.jar', 'w'); z.writestr('META-INF/services/dev.hangar.spi.dispatch.CommitLogDispatcherProvider', 'com.example.Missing\n'); z.close()"
+  out=$("$launcher" --plugins "$tmp/broken" plugins 2>&1)
+  [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && printf '%s' "$out" | grep -q '^error: .*broken.jar'
+}
+check "a broken plugin jar is one error line naming it" broken_plugin_is_one_line
 
 if [ -x "$smoke" ]; then
   echo "--- contract-smoke"

@@ -165,12 +165,13 @@ public final class StoreLauncher implements Callable<Integer> {
     }
 
     /**
-     * The effective configuration, loaded once. File sizes left at their defaults take the sizes of the store's
+     * The effective configuration, loaded once, with the keys the providers found declare. File sizes left at their defaults take the sizes of the store's
      * existing files, so a store written with other sizes opens without repeating them.
      */
     public StoreConfig config() {
         if (config == null) {
-            config = StoreGeometry.resolve(new ConfigLoader(environment).load(configFile, storeDefinitions(), storeDir));
+            config = StoreGeometry.resolve(new ConfigLoader(environment).load(configFile, storeDefinitions(), storeDir,
+                    registry().declaredKeys()));
         }
         return config;
     }

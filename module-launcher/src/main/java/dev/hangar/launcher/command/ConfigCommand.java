@@ -4,6 +4,7 @@ import dev.hangar.launcher.StoreLauncher;
 import dev.hangar.launcher.StoreUse;
 import dev.hangar.launcher.json.JsonWriter;
 import dev.hangar.spi.config.ConfigKey;
+import dev.hangar.spi.config.DeclaredKey;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
 import java.io.PrintWriter;
@@ -51,10 +52,22 @@ public final class ConfigCommand implements Callable<Integer> {
                 entry.put("doc", key.doc());
                 all.put(key.name(), entry);
             }
+            for (DeclaredKey declared : config.declaredKeys()) {
+                ConfigKey<?> key = declared.key();
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("value", config.get(key));
+                entry.put("source", config.source(key));
+                entry.put("default", key.defaultValue());
+                entry.put("allowed", key.allowed());
+                entry.put("doc", key.doc());
+                entry.put("declaredBy", declared.declaredBy());
+                all.put(key.name(), entry);
+            }
             out.println(JsonWriter.write(all));
             return 0;
         }
-        int width = StoreConfigKeys.all().stream().mapToInt(k -> k.name().length()).max().orElse(10);
+        int width = Math.max(StoreConfigKeys.all().stream().mapToInt(k -> k.name().length()).max().orElse(10),
+                config.declaredKeys().stream().mapToInt(k -> k.key().name().length()).max().orElse(0));
         for (ConfigKey<?> key : StoreConfigKeys.all()) {
             if (doc) {
                 out.printf("%-" + width + "s  %s%n%" + width + "s  default %s; allowed: %s%n", key.name(), key.doc(),
@@ -62,6 +75,16 @@ public final class ConfigCommand implements Callable<Integer> {
             } else {
                 out.printf("%-" + width + "s = %-20s  (%s)%n", key.name(), quoteIfEmpty(config.get(key)),
                         config.source(key));
+            }
+        }
+        for (DeclaredKey declared : config.declaredKeys()) {
+            ConfigKey<?> key = declared.key();
+            if (doc) {
+                out.printf("%-" + width + "s  %s (declared by %s)%n%" + width + "s  default %s; allowed: %s%n", key.name(),
+                        key.doc(), declared.declaredBy(), "", quoteIfEmpty(key.defaultValue()), key.allowed());
+            } else {
+                out.printf("%-" + width + "s = %-20s  (%s; declared by %s)%n", key.name(), quoteIfEmpty(config.get(key)),
+                        config.source(key), declared.declaredBy());
             }
         }
         if (doc) {

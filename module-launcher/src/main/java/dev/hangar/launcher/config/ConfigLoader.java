@@ -1,6 +1,7 @@
 package dev.hangar.launcher.config;
 
 import dev.hangar.spi.config.ConfigException;
+import dev.hangar.spi.config.DeclaredKey;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -51,7 +53,17 @@ public final class ConfigLoader {
      * @throws ConfigException naming the key, the value, its source and what is allowed
      */
     public StoreConfig load(Path configFile, Map<String, String> definitions, String storeDir) {
+        return load(configFile, definitions, storeDir, List.of());
+    }
+
+    /**
+     * As {@link #load(Path, Map, String)}, also accepting the keys providers declare for themselves
+     * ({@code tag-counter.topics}), validated like the store's own.
+     */
+    public StoreConfig load(Path configFile, Map<String, String> definitions, String storeDir,
+                            List<DeclaredKey> providerKeys) {
         StoreConfig.Builder builder = StoreConfig.builder();
+        providerKeys.forEach(builder::declare);
         if (configFile != null) {
             builder.setAll(readProperties(configFile), "file:" + configFile);
         }

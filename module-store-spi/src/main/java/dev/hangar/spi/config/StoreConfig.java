@@ -17,11 +17,14 @@ public final class StoreConfig {
     private final Map<String, Object> values;
     private final Map<String, String> sources;
     private final List<String> warnings;
+    private final Map<String, DeclaredKey> declared;
 
-    private StoreConfig(Map<String, Object> values, Map<String, String> sources, List<String> warnings) {
+    private StoreConfig(Map<String, Object> values, Map<String, String> sources, List<String> warnings,
+                        Map<String, DeclaredKey> declared) {
         this.values = Collections.unmodifiableMap(values);
         this.sources = Collections.unmodifiableMap(sources);
         this.warnings = List.copyOf(warnings);
+        this.declared = Collections.unmodifiableMap(declared);
     }
 
     /** All defaults. */
@@ -38,6 +41,7 @@ public final class StoreConfig {
         Builder b = new Builder();
         b.values.putAll(values);
         b.sources.putAll(sources);
+        b.declared.putAll(declared);
         return b;
     }
 
@@ -54,7 +58,15 @@ public final class StoreConfig {
     /** Textual value of any key by name, or empty for an unknown key. */
     public Optional<String> raw(String name) {
         ConfigKey<?> k = StoreConfigKeys.byName().get(name);
+        if (k == null && declared.containsKey(name)) {
+            k = declared.get(name).key();
+        }
         return k == null ? Optional.empty() : Optional.of(String.valueOf(get(k)));
+    }
+
+    /** The keys providers declared for themselves (see {@link Builder#declare}), in declaration order. */
+    public List<DeclaredKey> declaredKeys() {
+        return List.copyOf(declared.values());
     }
 
     /** Warnings collected while building, e.g. RocketMQ keys Hangar ignores. */
@@ -96,8 +108,31 @@ public final class StoreConfig {
         private final Map<String, Object> values = new LinkedHashMap<>();
         private final Map<String, String> sources = new HashMap<>();
         private final List<String> warnings = new java.util.ArrayList<>();
+        private final Map<String, DeclaredKey> declared = new LinkedHashMap<>();
 
         private Builder() {
+        }
+
+        /**
+         * Accepts a provider's own key: it must be named {@code <provider>.<key>}, must not shadow a store key and
+         * must not be declared twice. Declare before setting values.
+         */
+        public Builder declare(DeclaredKey key) {
+            String name = key.key().name();
+            if (!name.startsWith(key.provider() + ".") || name.length() == key.provider().length() + 1) {
+                throw new ConfigException("provider '" + key.provider() + "' (" + key.declaredBy() + ") declares the key '"
+                        + name + "', which is not named '" + key.provider() + ".<key>'; a provider's keys carry its name");
+            }
+            if (StoreConfigKeys.byName().containsKey(name)) {
+                throw new ConfigException("provider '" + key.provider() + "' (" + key.declaredBy() + ") declares the key '"
+                        + name + "', which is a store key");
+            }
+            DeclaredKey earlier = declared.putIfAbsent(name, key);
+            if (earlier != null && !earlier.equals(key)) {
+                throw new ConfigException("the key '" + name + "' is declared twice: by " + earlier.declaredBy() + " and by "
+                        + key.declaredBy());
+            }
+            return this;
         }
 
         /** Sets a typed value. */
@@ -120,13 +155,17 @@ public final class StoreConfig {
                 return this;
             }
             ConfigKey<?> key = StoreConfigKeys.byName().get(name);
+            if (key == null && declared.containsKey(name)) {
+                key = declared.get(name).key();
+            }
             if (key == null) {
                 if (StoreConfigKeys.IGNORED_ROCKETMQ_KEYS.contains(name)) {
                     warnings.add("ignoring RocketMQ key " + name + " (from " + source + "): Hangar does not use it");
                     return this;
                 }
                 throw new ConfigException("unknown configuration key '" + name + "' (from " + source + ")"
-                        + didYouMean(name) + "; `store-launcher config` lists every key");
+                        + didYouMean(name, declared.keySet()) + "; `store-launcher config` lists every key"
+                        + pluginHint(name));
             }
             values.put(key.name(), key.parse(text, source));
             sources.put(key.name(), source);
@@ -140,7 +179,8 @@ public final class StoreConfig {
         }
 
         public StoreConfig build() {
-            StoreConfig config = new StoreConfig(new LinkedHashMap<>(values), new HashMap<>(sources), warnings);
+            StoreConfig config = new StoreConfig(new LinkedHashMap<>(values), new HashMap<>(sources), warnings,
+                    new LinkedHashMap<>(declared));
             checkCombinations(config);
             return config;
         }
@@ -162,8 +202,19 @@ public final class StoreConfig {
             }
         }
 
-        private static String didYouMean(String name) {
-            return StoreConfigKeys.byName().keySet().stream()
+        /** For {@code tag-counter.topics} when no provider declares {@code tag-counter.} keys: where they come from. */
+        private String pluginHint(String name) {
+            int dot = name.indexOf('.');
+            if (dot <= 0) {
+                return "";
+            }
+            String prefix = name.substring(0, dot + 1);
+            return declared.keySet().stream().anyMatch(k -> k.startsWith(prefix)) ? ""
+                    : " (no provider found declares keys named " + prefix + "*: is its plugin jar in the plugins folder?)";
+        }
+
+        private static String didYouMean(String name, java.util.Set<String> declaredNames) {
+            return java.util.stream.Stream.concat(StoreConfigKeys.byName().keySet().stream(), declaredNames.stream())
                     .min(Comparator.comparingInt(k -> distance(k.toLowerCase(java.util.Locale.ROOT),
                             name.toLowerCase(java.util.Locale.ROOT))))
                     .filter(k -> distance(k.toLowerCase(java.util.Locale.ROOT), name.toLowerCase(java.util.Locale.ROOT))

@@ -2,6 +2,8 @@ package dev.hangar.store.assembly;
 
 import dev.hangar.spi.NamedProvider;
 import dev.hangar.spi.config.ConfigException;
+import dev.hangar.spi.config.ConfigKey;
+import dev.hangar.spi.config.DeclaredKey;
 import dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
 import dev.hangar.spi.flush.FlushCommitLogServiceProvider;
 import dev.hangar.spi.lock.PutMessageLockProvider;
@@ -15,9 +17,11 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -93,6 +97,32 @@ public final class ProviderRegistry {
         return spi.cast(matches.get(0).provider);
     }
 
+    /**
+     * The configuration keys every provider found declares for itself ({@link NamedProvider#configKeys()}), with the
+     * module that declares them; hand them to {@link dev.hangar.spi.config.StoreConfig.Builder#declare} before
+     * setting values.
+     *
+     * @throws ConfigException when a provider fails to list its keys (naming it and its module)
+     */
+    public List<DeclaredKey> declaredKeys() {
+        List<DeclaredKey> keys = new ArrayList<>();
+        for (List<Found> list : found.values()) {
+            for (Found f : list) {
+                List<ConfigKey<?>> own;
+                try {
+                    own = f.provider.configKeys();
+                } catch (RuntimeException | LinkageError e) {
+                    throw new ConfigException("provider '" + f.info.name() + "' (" + f.info.module()
+                            + ") cannot list its configuration keys: " + e);
+                }
+                for (ConfigKey<?> key : own == null ? List.<ConfigKey<?>>of() : own) {
+                    keys.add(new DeclaredKey(key, f.info.name(), f.info.module()));
+                }
+            }
+        }
+        return keys;
+    }
+
     /** The plugins folder this registry looked in, or null. */
     public Path pluginsDir() {
         return pluginsDir;
@@ -122,7 +152,17 @@ public final class ProviderRegistry {
             }
             List<Found> list = new ArrayList<>();
             Set<Class<?>> seen = new java.util.HashSet<>();
-            for (NamedProvider p : loader) {
+            Iterator<? extends NamedProvider> providers = loader.iterator();
+            while (true) {
+                NamedProvider p;
+                try {
+                    if (!providers.hasNext()) {
+                        break;
+                    }
+                    p = providers.next();
+                } catch (ServiceConfigurationError | LinkageError e) {
+                    throw BrokenPlugin.describe(spi, e, pluginsDir);
+                }
                 if (!seen.add(p.getClass())) {
                     continue;
                 }
@@ -151,16 +191,19 @@ public final class ProviderRegistry {
 
     private static ModuleLayer pluginLayer(Path dir) {
         ModuleFinder finder = ModuleFinder.of(dir);
-        Set<String> roots = finder.findAll().stream().map(r -> r.descriptor().name()).collect(Collectors.toSet());
         ModuleLayer parent = ProviderRegistry.class.getModule().getLayer();
         if (parent == null) {
             parent = ModuleLayer.boot();
         }
         try {
+            // a jar whose descriptor cannot be read or derived fails here, naming the jar
+            Set<String> roots = finder.findAll().stream().map(r -> r.descriptor().name()).collect(Collectors.toSet());
             Configuration cf = parent.configuration().resolveAndBind(finder, ModuleFinder.of(), roots);
             return parent.defineModulesWithOneLoader(cf, ProviderRegistry.class.getClassLoader());
         } catch (RuntimeException e) {
-            throw new ConfigException("cannot load the plugins in " + dir + ": " + e.getMessage());
+            throw new ConfigException("cannot load the plugins in " + dir + ": " + e.getMessage()
+                    + (e.getCause() == null ? "" : ": " + e.getCause().getMessage())
+                    + BrokenPlugin.jarsOfModulesNamedIn(e.getMessage(), finder));
         }
     }
 

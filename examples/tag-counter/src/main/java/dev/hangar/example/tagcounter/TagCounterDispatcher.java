@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -32,12 +33,15 @@ public final class TagCounterDispatcher implements CommitLogDispatcher {
     static final String OFFSET_KEY = "#offset";
 
     private final Path file;
+    private final Set<String> topics;
     private final Map<String, Long> counts = new ConcurrentHashMap<>();
     private volatile long dispatchedOffset;
     private volatile long savedOffset;
 
-    TagCounterDispatcher(Path file) {
+    /** @param topics the topics to count, or empty for every topic ({@code tag-counter.topics}) */
+    TagCounterDispatcher(Path file, Set<String> topics) {
         this.file = file;
+        this.topics = Set.copyOf(topics);
     }
 
     @Override
@@ -65,7 +69,7 @@ public final class TagCounterDispatcher implements CommitLogDispatcher {
         if (request.commitLogOffset() < dispatchedOffset) {
             return; // already counted: the engine re-sends records after a crash
         }
-        if (MessageSysFlag.takesQueueOffset(request.sysFlag())) {
+        if (MessageSysFlag.takesQueueOffset(request.sysFlag()) && (topics.isEmpty() || topics.contains(request.topic()))) {
             String tag = request.properties().getOrDefault("TAGS", "");
             counts.merge(request.topic() + "/" + tag, 1L, Long::sum);
         }

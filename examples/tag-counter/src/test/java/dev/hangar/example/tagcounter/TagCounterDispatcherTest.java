@@ -76,7 +76,7 @@ class TagCounterDispatcherTest {
 
     @Test
     void truncationDropsCountsThatMayIncludeDroppedRecords() {
-        TagCounterDispatcher d = new TagCounterDispatcher(dir.resolve("c.properties"));
+        TagCounterDispatcher d = new TagCounterDispatcher(dir.resolve("c.properties"), java.util.Set.of());
         d.dispatch(new dev.hangar.spi.dispatch.DispatchRequest("T", 0, 0, 100, 0, 1, 0, null, null, 0, 0,
                 java.util.Map.of("TAGS", "a"), 1));
         d.dispatch(new dev.hangar.spi.dispatch.DispatchRequest("T", 0, 0, 100, 0, 1, 0, null, null, 0, 0,
@@ -85,5 +85,39 @@ class TagCounterDispatcherTest {
         d.truncate(50);
         assertTrue(d.counts().isEmpty());
         assertEquals(0, d.durableOffset());
+    }
+
+    @Test
+    void theDeclaredTopicsKeyLimitsWhatIsCountedAndAMisspeltKeyGetsADidYouMean() throws IOException {
+        Path store = dir.resolve("store");
+        ProviderRegistry registry = ProviderRegistry.discover(pluginsFolder());
+        StoreConfig.Builder b = StoreConfig.builder();
+        registry.declaredKeys().forEach(b::declare);
+        StoreConfig config = b.set("storePathRootDir", store.toString(), "test")
+                .set("mappedFileSizeCommitLog", "65536", "test")
+                .set("mappedFileSizeConsumeQueue", "20000", "test")
+                .set("maxHashSlotNum", "1000", "test")
+                .set("maxIndexNum", "4000", "test")
+                .set("dispatchers", "consume-queue,index,tag-counter", "test")
+                .set("tag-counter.topics", "Orders", "-D")
+                .build();
+        try (DefaultMessageStore s = new DefaultMessageStore(config, registry)) {
+            s.start();
+            s.putMessage(new Message("Orders", new byte[] {1}).tags("red"));
+            s.putMessage(new Message("Refunds", new byte[] {2}).tags("red"));
+        }
+        Properties p = new Properties();
+        p.load(Files.newBufferedReader(store.resolve("tag-counter").resolve("counts.properties")));
+        assertEquals("1", p.getProperty("Orders/red"));
+        assertEquals(null, p.getProperty("Refunds/red"), "only the configured topics are counted");
+
+        StoreConfig.Builder misspelt = StoreConfig.builder();
+        registry.declaredKeys().forEach(misspelt::declare);
+        var e = org.junit.jupiter.api.Assertions.assertThrows(dev.hangar.spi.config.ConfigException.class,
+                () -> misspelt.set("tag-counter.topic", "Orders", "-D"));
+        assertTrue(e.getMessage().contains("did you mean 'tag-counter.topics'"), e.getMessage());
+        var bad = org.junit.jupiter.api.Assertions.assertThrows(dev.hangar.spi.config.ConfigException.class,
+                () -> misspelt.set("tag-counter.topics", "Orders,bad topic!", "-D"));
+        assertTrue(bad.getMessage().contains("topic names separated by commas"), bad.getMessage());
     }
 }
