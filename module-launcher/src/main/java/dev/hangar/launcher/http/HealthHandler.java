@@ -5,7 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code GET /health}: 200 {@code {"status":"UP"}} while the store takes writes; 503
+ * {@code GET /health}: 200 {@code {"status":"UP"}} while the store takes writes; 200 {@code {"status":"DEGRADED",
+ * "reason":"..."}} when replication is degraded (a SYNC_MASTER without a slave, a slave cut off its master); 503
  * {@code {"status":"DOWN","reason":"..."}} when it does not (disk full, a logic-queue or index write error, not
  * started). Thread-safe.
  */
@@ -26,10 +27,26 @@ final class HealthHandler implements Router.Handler {
             reason = store.runningFlags().reason() != null ? store.runningFlags().reason()
                     : "the store is not writable: " + store.runningFlags().names();
         }
-        json.put("status", reason == null ? "UP" : "DOWN");
-        if (reason != null) {
-            json.put("reason", reason);
+        String degraded = reason == null ? replicationProblem() : null;
+        json.put("status", reason != null ? "DOWN" : degraded != null ? "DEGRADED" : "UP");
+        if (store.replicationStatus() != null) {
+            json.put("role", store.role().name());
+        }
+        if (reason != null || degraded != null) {
+            json.put("reason", reason != null ? reason : degraded);
         }
         exchange.respondJson(reason == null ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE, json);
+    }
+
+    /**
+     * Why replication is degraded, or null: a SYNC_MASTER without a slave that can take its puts (they are stored
+     * but answered SLAVE_NOT_AVAILABLE), or a slave that stopped copying or cannot reach its master.
+     */
+    private String replicationProblem() {
+        dev.hangar.spi.ha.ReplicationStatus s = store.replicationStatus();
+        if (s == null || s.problem().isEmpty() || s.role() == dev.hangar.spi.ha.BrokerRole.ASYNC_MASTER) {
+            return null;
+        }
+        return s.role() + ": " + s.problem();
     }
 }

@@ -61,6 +61,21 @@ final class MetricsHandler implements Router.Handler {
             w.gauge("hangar_commitlog_max_offset", "Commit-log offset one past the last record", rt.commitLog().getMaxOffset());
             w.gauge("hangar_disk_used_ratio", "Used fraction of the store's file system", usedRatio(rt.root().toFile()));
         }
+        dev.hangar.spi.ha.ReplicationStatus ha = store.replicationStatus();
+        if (ha != null) {
+            w.gauge("hangar_ha_is_slave", "1 on a SLAVE, 0 on a master", ha.role().isMaster() ? 0 : 1);
+            w.gauge("hangar_ha_connected_slaves", "Slaves connected to this master", ha.connectedSlaves());
+            w.gauge("hangar_ha_acked_offset", "Highest offset a slave acknowledged (on a slave: its own end)",
+                    ha.ackedOffset());
+            w.gauge("hangar_ha_lag_bytes", "Master end minus the acknowledged offset (-1 on a slave)", ha.lagBytes());
+            w.gauge("hangar_ha_lag_milliseconds", "Time since the slaves were last caught up (on a slave: since the "
+                    + "last frame)", ha.lagMillis());
+            w.gauge("hangar_ha_bytes_per_second", "Bytes shipped (master) or received (slave) per second",
+                    ha.bytesPerSecond());
+            w.counter("hangar_ha_rejected_connections_total", "HA connections closed for bad input or a stalled peer",
+                    ha.rejectedConnections());
+            w.gauge("hangar_ha_degraded", "1 when replication has a problem (see /health)", ha.problem().isEmpty() ? 0 : 1);
+        }
         serverMetrics.accept(w);
         exchange.respond(HttpStatus.OK, PrometheusWriter.CONTENT_TYPE, w.text().getBytes(StandardCharsets.UTF_8));
     }

@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Answers {@code {status, msgId, queueId, queueOffset, commitLogOffset}} (plus {@code error} with the store's
  * reason when refused) with 201 for PUT_OK, 400 MESSAGE_ILLEGAL / PROPERTIES_SIZE_EXCEEDED, 503
- * SERVICE_NOT_AVAILABLE / OS_PAGE_CACHE_BUSY, 504 FLUSH_DISK_TIMEOUT, 500 otherwise.
+ * SERVICE_NOT_AVAILABLE / OS_PAGE_CACHE_BUSY / SLAVE_NOT_AVAILABLE (also a put to a slave), 504 FLUSH_DISK_TIMEOUT /
+ * FLUSH_SLAVE_TIMEOUT, 500 otherwise.
  *
  * <p>The worker only reads, checks and hands the message to {@link MessageStore#asyncPutMessage}; when the put is
  * not complete at once (a sync flush), the answer is written by the responder executor when the future completes,
@@ -131,8 +132,9 @@ final class PutMessageHandler implements Router.Handler {
         return switch (status) {
             case PUT_OK -> HttpStatus.CREATED;
             case MESSAGE_ILLEGAL, PROPERTIES_SIZE_EXCEEDED -> HttpStatus.BAD_REQUEST;
-            case SERVICE_NOT_AVAILABLE, OS_PAGE_CACHE_BUSY -> HttpStatus.SERVICE_UNAVAILABLE;
-            case FLUSH_DISK_TIMEOUT -> HttpStatus.GATEWAY_TIMEOUT;
+            // SLAVE_NOT_AVAILABLE and FLUSH_SLAVE_TIMEOUT: stored on the master (the body says where), not replicated
+            case SERVICE_NOT_AVAILABLE, OS_PAGE_CACHE_BUSY, SLAVE_NOT_AVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
+            case FLUSH_DISK_TIMEOUT, FLUSH_SLAVE_TIMEOUT -> HttpStatus.GATEWAY_TIMEOUT;
             default -> HttpStatus.INTERNAL_ERROR;
         };
     }

@@ -8,9 +8,10 @@ package dev.hangar.spi.ha;
  * @param masterAddress      the master a slave copies from, or empty
  * @param connectedSlaves    slaves connected now (master)
  * @param ackedOffset        the highest offset a connected slave acknowledged (master), or the slave's own end
- * @param lagBytes           master: its end minus {@code ackedOffset}; slave: the master's last frame offset
- *                           reach minus its own end (0 when caught up)
- * @param lagMillis          how long the oldest unacknowledged byte has waited (master), 0 when caught up
+ * @param lagBytes           master: its end minus {@code ackedOffset}; slave: -1 (the protocol does not tell a
+ *                           slave where its master ends)
+ * @param lagMillis          master: how long since the slaves were last caught up, 0 when they are; slave: how
+ *                           long since the last frame (data or heartbeat) from the master
  * @param bytesPerSecond     bytes shipped (master) or received (slave) per second, over the last seconds
  * @param rejectedConnections connections closed for bad input or a stalled peer
  * @param problem            why replication is degraded or stopped, or empty when it is healthy
