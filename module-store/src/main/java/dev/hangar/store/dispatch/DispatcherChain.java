@@ -140,6 +140,16 @@ public final class DispatcherChain implements AutoCloseable {
         }
     }
 
+    /** After a read-only open: every dispatcher releases its files without writing. */
+    public void closeWithoutWriting() {
+        for (Entry e : entries) {
+            guarded(e, () -> {
+                e.dispatcher.closeWithoutWriting();
+                return 0L;
+            }, 0L);
+        }
+    }
+
     private long guarded(Entry e, java.util.function.LongSupplier call, long fallback) {
         try {
             return call.getAsLong();
