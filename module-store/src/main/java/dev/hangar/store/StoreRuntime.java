@@ -387,7 +387,7 @@ public final class StoreRuntime implements AutoCloseable {
     /** Nothing was started and nothing is written: the mappings are released and the shared lock dropped. */
     private void closeReadOnly() {
         try {
-            dispatchers.close();
+            dispatchers.closeWithoutWriting();
             commitLogQueue.shutdown(0);
             mappedStorage.shutdown();
             checkpoint.close();

@@ -251,6 +251,13 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
         queues.clear();
     }
 
+    /** A read-only open ends: unmap without flushing (nothing was written). */
+    @Override
+    public void closeWithoutWriting() {
+        forEach(queue -> queue.shutdown(0));
+        queues.clear();
+    }
+
     private void forEach(java.util.function.Consumer<ConsumeQueue> action) {
         for (ConcurrentMap<Integer, ConsumeQueue> byId : queues.values()) {
             byId.values().forEach(action);

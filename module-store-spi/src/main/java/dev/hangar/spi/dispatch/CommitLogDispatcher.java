@@ -48,6 +48,14 @@ public interface CommitLogDispatcher extends AutoCloseable {
     default void close() {
     }
 
+    /**
+     * Called instead of {@link #close()} when the store was opened read-only ({@code stat}, {@code get},
+     * {@code query}): release what {@link #load()} opened and write nothing - no flush, no saved state. Nothing was
+     * dispatched to this dispatcher. The default does nothing.
+     */
+    default void closeWithoutWriting() {
+    }
+
     /** The read side this dispatcher offers, e.g. {@link ConsumeQueueView} or {@link KeyIndexView}. */
     default <T> Optional<T> view(Class<T> type) {
         return type.isInstance(this) ? Optional.of(type.cast(this)) : Optional.empty();

@@ -216,6 +216,16 @@ public final class DispatcherChain implements AutoCloseable {
         }
     }
 
+    /** After a read-only open: every dispatcher releases its files without writing. */
+    public void closeWithoutWriting() {
+        for (Entry e : entries) {
+            guarded(e, () -> {
+                e.dispatcher.closeWithoutWriting();
+                return 0L;
+            }, 0L);
+        }
+    }
+
     /** Calls a dispatcher; a built-in's failure propagates, a plugin's is counted (an Error disables it). */
     private long guarded(Entry e, LongSupplier call, long fallback) {
         if (!e.builtIn && isDisabled(e)) {

@@ -72,6 +72,18 @@ class TagCounterDispatcherTest {
         }
         p.load(Files.newBufferedReader(store.resolve("tag-counter").resolve("counts.properties")));
         assertEquals("11", p.getProperty("Orders/big"), "counted once each across a restart");
+
+        // a read-only open (stat, get, query) leaves the plugin's file alone
+        Path counts = store.resolve("tag-counter").resolve("counts.properties");
+        byte[] before = Files.readAllBytes(counts);
+        var modified = Files.getLastModifiedTime(counts);
+        try (DefaultMessageStore s = new DefaultMessageStore(config(store), ProviderRegistry.discover(pluginsFolder()))) {
+            s.startReadOnly();
+            assertEquals(31, s.getMaxOffsetInQueue("Orders", 0) + s.getMaxOffsetInQueue("Orders", 1)
+                    + s.getMaxOffsetInQueue("Orders", 2) + s.getMaxOffsetInQueue("Orders", 3));
+        }
+        org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(counts));
+        assertEquals(modified, Files.getLastModifiedTime(counts));
     }
 
     @Test
