@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * {@code com.sun.net.httpserver}:
  * <pre>
  *   POST /v1/topics/{topic}/messages?queue=Q&amp;key=K&amp;tag=T      put (body = message body)      {@link PutMessageHandler}
+ *        the same with Content-Type: application/x-ndjson         batch put, one message a line {@link BatchPutHandler}
  *   GET  /v1/topics/{topic}/queues/{q}/messages?offset=&amp;max=&amp;wait=  read, long polling      {@link GetMessagesHandler}
  *   GET  /v1/messages/{msgId}                                     by message id             {@link MessageLookupHandler}
  *   GET  /v1/topics/{topic}/keys/{key}?max=                       by key                    {@link KeyQueryHandler}
@@ -126,9 +127,14 @@ public final class HttpApiServer implements AutoCloseable {
 
     private Router routes(Executor respond) {
         Duration putBound = Duration.ofMillis(store.config().get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT)).plusSeconds(30);
-        return new Router(settings.token(), settings.maxBodyBytes(), counters, () -> stopping)
+        int delayLevels = store.config().get(StoreConfigKeys.MESSAGE_DELAY_LEVEL).strip().split("\\s+").length;
+        BatchPutHandler batches = new BatchPutHandler(store, respond, pending, putBound, settings.maxBatchBytes(),
+                settings.maxBatchMessages(), store.config().get(StoreConfigKeys.MAX_MESSAGE_SIZE), delayLevels);
+        int largestBody = Math.max(settings.maxBodyBytes(), settings.maxBatchBytes());
+        return new Router(settings.token(), largestBody, counters, () -> stopping)
                 .add("POST", "/v1/topics/{topic}/messages", PutMessageHandler.QUERY,
-                        new PutMessageHandler(store, respond, pending, settings.maxBodyBytes(), putBound))
+                        new PutMessageHandler(store, respond, pending, settings.maxBodyBytes(), putBound, delayLevels,
+                                batches))
                 .add("GET", "/v1/topics/{topic}/queues/{q}/messages", GetMessagesHandler.QUERY,
                         new GetMessagesHandler(store, longPolls))
                 .add("GET", "/v1/messages/{msgId}", Set.of(), new MessageLookupHandler(store))

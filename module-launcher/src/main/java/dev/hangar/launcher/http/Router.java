@@ -136,7 +136,7 @@ final class Router implements HttpHandler {
             long declared = exchange.declaredLength();
             if (declared > maxBodyBytes) {
                 throw new ApiException(HttpStatus.PAYLOAD_TOO_LARGE, "the body is " + declared + " bytes; at most "
-                        + maxBodyBytes + " bytes are accepted (maxMessageSize + " + HttpSettings.BODY_HEADROOM_BYTES + ")");
+                        + maxBodyBytes + " bytes are accepted by any endpoint");
             }
             exchange.bind(parameters, query);
             route.handler().handle(exchange);

@@ -132,8 +132,8 @@ class KeepAliveTest {
         try (ApiServerFixture api = new ApiServerFixture(dir);
              java.net.Socket socket = new java.net.Socket("127.0.0.1", api.server.address().getPort())) {
             socket.setSoTimeout(30_000);
-            int limit = ApiServerFixture.MAX_MESSAGE_SIZE + HttpSettings.BODY_HEADROOM_BYTES;
-            byte[] body = new byte[limit + Router.DRAIN_HEADROOM_BYTES + 1];
+            // the largest body any endpoint takes is an NDJSON batch's
+            byte[] body = new byte[HttpSettings.DEFAULT_MAX_BATCH_BYTES + Router.DRAIN_HEADROOM_BYTES + 1];
             java.io.OutputStream out = socket.getOutputStream();
             out.write(("POST /v1/topics/T/messages HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length
                     + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
