@@ -35,6 +35,18 @@ sys.exit(0 if len(lines) == 1 and json.loads(lines[0])[\"status\"] == \"PUT_OK\"
 check "the store writes its log under <store>/logs/" "[ -s '$tmp/v/logs/hangar.log' ]"
 check "the native library (JNA mlock) works in the image" "'$launcher' --verbose --store '$tmp/w' -DwarmMapedFileEnable=true -DmappedFileSizeCommitLog=1048576 put --topic W --body w 2>&1 | grep -q 'locked in memory: true'"
 
+# JVM options: conf/jvm.options, then JAVA_OPTS, then HANGAR_JAVA_OPTS (the last given wins). A copy of the
+# launcher script beside a link to the image's java reads a jvm.options of the test's own.
+check "conf/jvm.options in the image, every option commented out" "[ -f '$image/conf/jvm.options' ] && ! grep -v '^[[:space:]]*#' '$image/conf/jvm.options' | grep -q '[^[:space:]]'"
+check "JAVA_OPTS reaches the JVM" "JAVA_OPTS='-Dhangar.smoke=java-opts -XshowSettings:properties' '$launcher' --version 2>&1 | grep -q 'hangar.smoke = java-opts'"
+check "HANGAR_JAVA_OPTS comes after JAVA_OPTS" "JAVA_OPTS='-Dhangar.smoke=java-opts' HANGAR_JAVA_OPTS='-Dhangar.smoke=hangar -XshowSettings:properties' '$launcher' --version 2>&1 | grep -q 'hangar.smoke = hangar'"
+mkdir -p "$tmp/img/bin" "$tmp/img/conf"
+cp "$launcher" "$tmp/img/bin/store-launcher" && ln -s "$root/$image/bin/java" "$tmp/img/bin/java"
+printf '# a comment that would break the JVM if it were used:\n# -Xmx1k\n\n  -Dhangar.smoke=file  \n-Dhangar.glob=*\n-XshowSettings:properties\n' > "$tmp/img/conf/jvm.options"
+check "conf/jvm.options reaches the JVM, comments skipped, wildcards kept" "(cd '$image' && '$tmp/img/bin/store-launcher' --version 2>&1) | grep -q 'hangar.smoke = file' && (cd '$image' && '$tmp/img/bin/store-launcher' --version 2>&1) | grep -q 'hangar.glob = [*]\$'"
+check "JAVA_OPTS comes after conf/jvm.options" "JAVA_OPTS='-Dhangar.smoke=env' '$tmp/img/bin/store-launcher' --version 2>&1 | grep -q 'hangar.smoke = env'"
+check "a bad JVM option fails the launch" "! HANGAR_JAVA_OPTS='-Xmx1k' '$launcher' --version"
+
 if [ -n "$plugin_jar" ]; then
   mkdir -p "$tmp/plugins" && cp "$plugin_jar" "$tmp/plugins/"
   check "a plugin jar in a plugins folder is loaded in its own module layer" "'$launcher' --plugins '$tmp/plugins' plugins --json | python3 -c '

@@ -426,7 +426,10 @@ public final class DefaultMessageStore implements MessageStore {
     public GetMessageResult getMessage(String group, String topic, int queueId, long offset, int maxMsgNums,
                                        MessageFilter filter) {
         GetMessageResult r = readable().reader().getMessage(topic, queueId, offset, maxMsgNums, filter);
-        stats.recordGet(!r.messages().isEmpty());
+        // the delay-level service polls every level several times a second: only clients' gets are counted
+        if (!ScheduleMessageService.READER_GROUP.equals(group)) {
+            stats.recordGet(!r.messages().isEmpty());
+        }
         return r;
     }
 

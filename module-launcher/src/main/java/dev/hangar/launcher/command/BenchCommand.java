@@ -3,6 +3,7 @@ package dev.hangar.launcher.command;
 import dev.hangar.launcher.LauncherException;
 import dev.hangar.launcher.StoreLauncher;
 import dev.hangar.launcher.StoreUse;
+import dev.hangar.launcher.bench.HttpBench;
 import dev.hangar.launcher.command.BenchWorkload.Outcome;
 import dev.hangar.launcher.command.BenchWorkload.Plan;
 import dev.hangar.spi.config.StoreConfig;
@@ -74,8 +75,16 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One JSON object")
     private boolean json;
 
+    @Option(names = "--http", paramLabel = "URL", description = "Benchmark a running serve at URL instead of a store: "
+            + "--threads keep-alive connections, --size, --batch (NDJSON; 100 when 1), --duration S per phase (default 10)")
+    private String http;
+
     @Override
     public Integer call() throws InterruptedException {
+        if (http != null) {
+            return HttpBench.command(http, threads, size, batch == 1 ? 100 : batch, duration == null ? 10 : duration,
+                    json, launcher.out(), launcher.err());
+        }
         // the options are checked before prepare() creates the store's log folder
         Plan plan = plan(launcher.config());
         StoreConfig config = launcher.prepare("warn", StoreUse.CREATE);

@@ -30,7 +30,8 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the store with its HTTP API until SIGINT/SIGTERM.", "Endpoints:",
-                "  POST /v1/topics/{topic}/messages?queue=&key=&tag=      (body = message)",
+                "  POST /v1/topics/{topic}/messages?queue=&key=&tag=&property=Name=value&delayLevel=&wait=",
+                "       (body = message; Content-Type application/x-ndjson: one JSON message a line)",
                 "  GET  /v1/topics/{topic}/queues/{q}/messages?offset=&max=&wait=MS",
                 "  GET  /v1/messages/{msgId}   GET /v1/topics/{topic}/keys/{key}?max=",
                 "  GET  /v1/stats   GET /metrics (Prometheus)   GET /health"},
@@ -69,12 +70,21 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Requests waiting for a worker before new ones get 503 (default ${DEFAULT-VALUE})")
     private int queue;
 
+    @Option(names = "--batch-max-messages", paramLabel = "N", defaultValue = "" + HttpSettings.DEFAULT_MAX_BATCH_MESSAGES,
+            description = "Most messages (lines) in one NDJSON batch put (default ${DEFAULT-VALUE})")
+    private int batchMaxMessages;
+
+    @Option(names = "--batch-max-bytes", paramLabel = "BYTES", defaultValue = "" + HttpSettings.DEFAULT_MAX_BATCH_BYTES,
+            description = "Largest NDJSON batch body in bytes (default ${DEFAULT-VALUE})")
+    private int batchMaxBytes;
+
     @Override
     public Integer call() throws InterruptedException {
         HttpSettings settings;
         try {
             // checked before prepare() creates the store's log folder
-            settings = HttpSettings.from(launcher.config(), host, port, workers, queue);
+            settings = HttpSettings.from(launcher.config(), host, port, workers, queue)
+                    .withBatchLimits(batchMaxBytes, batchMaxMessages);
         } catch (IllegalArgumentException e) {
             throw new LauncherException(e.getMessage(), null, StoreLauncher.EXIT_USAGE);
         }

@@ -27,15 +27,25 @@ final class ApiExchange {
     private static final Logger LOG = LoggerFactory.getLogger(ApiExchange.class);
     private static final int READ_CHUNK = 64 * 1024;
 
+    private static final int DRAIN_CHUNK = 16 * 1024;
+
     private final HttpExchange exchange;
     private final HttpCounters counters;
+    private final long drainLimit;
     private final AtomicBoolean answered = new AtomicBoolean();
+    /** Set once a handler read the body to its end; the executor hand-off publishes it to a later answer. */
+    private volatile boolean bodyConsumed;
     private Map<String, String> pathParameters = Map.of();
     private QueryParameters query = QueryParameters.parse(null);
 
-    ApiExchange(HttpExchange exchange, HttpCounters counters) {
+    /**
+     * @param drainLimit the most bytes of an unread request body read and discarded before answering (see
+     *                   {@link #respond(int, String, byte[], Map)})
+     */
+    ApiExchange(HttpExchange exchange, HttpCounters counters, long drainLimit) {
         this.exchange = exchange;
         this.counters = counters;
+        this.drainLimit = drainLimit;
         counters.exchangeStarted();
     }
 
@@ -94,6 +104,7 @@ final class ApiExchange {
                 if (body.length < declared) {
                     throw ApiException.badRequest("the body ended after " + body.length + " of " + declared + " bytes");
                 }
+                bodyConsumed = true;
                 return body;
             }
             ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -104,6 +115,7 @@ final class ApiExchange {
                 }
                 out.write(chunk, 0, n);
             }
+            bodyConsumed = true;
             return out.toByteArray();
         }
     }
@@ -134,7 +146,15 @@ final class ApiExchange {
         return respond(status, contentType, body, Map.of());
     }
 
-    /** As {@link #respond(int, String, byte[])} with extra response headers. */
+    /**
+     * As {@link #respond(int, String, byte[])} with extra response headers.
+     *
+     * <p>A request answered before its body was read (a refusal, a 413) first has what is left of its body read
+     * and discarded, up to the drain limit: the JDK server closes a connection whose request body was not read to
+     * its end, and closing a socket with unread bytes sends a TCP reset that can destroy the answer in flight
+     * before the client reads it. Within the limit the connection stays open for the next request; past it the
+     * answer says {@code Connection: close}.
+     */
     boolean respond(int status, String contentType, byte[] body, Map<String, String> headers) {
         if (!answered.compareAndSet(false, true)) {
             return false;
@@ -145,6 +165,9 @@ final class ApiExchange {
             h.set("Content-Type", contentType);
             h.set("Cache-Control", "no-store");
             headers.forEach(h::set);
+            if (!drainRequestBody()) {
+                h.set("Connection", "close");
+            }
             exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
             if (body.length > 0) {
                 try (OutputStream out = exchange.getResponseBody()) {
@@ -159,6 +182,39 @@ final class ApiExchange {
             counters.exchangeFinished();
         }
         return true;
+    }
+
+    /** Reads and discards the rest of the request body, at most the drain limit; true when it reached the end. */
+    private boolean drainRequestBody() {
+        if (bodyConsumed) {
+            return true;
+        }
+        long declared;
+        try {
+            declared = declaredLength();
+        } catch (ApiException e) {
+            return false;
+        }
+        if (declared > drainLimit) {
+            return false;
+        }
+        try {
+            InputStream in = exchange.getRequestBody();
+            byte[] discard = new byte[DRAIN_CHUNK];
+            long left = drainLimit;
+            while (left > 0) {
+                int n = in.read(discard, 0, (int) Math.min(discard.length, left));
+                if (n < 0) {
+                    bodyConsumed = true;
+                    return true;
+                }
+                left -= n;
+            }
+            return in.read() < 0;
+        } catch (IOException e) {
+            LOG.debug("could not read the rest of the body of {} {}: {}", method(), rawPath(), e.toString());
+            return false;
+        }
     }
 
     boolean isAnswered() {

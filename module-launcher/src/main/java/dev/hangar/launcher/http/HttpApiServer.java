@@ -25,13 +25,16 @@ import org.slf4j.LoggerFactory;
  * {@code com.sun.net.httpserver}:
  * <pre>
  *   POST /v1/topics/{topic}/messages?queue=Q&amp;key=K&amp;tag=T      put (body = message body)      {@link PutMessageHandler}
+ *        the same with Content-Type: application/x-ndjson         batch put, one message a line {@link BatchPutHandler}
  *   GET  /v1/topics/{topic}/queues/{q}/messages?offset=&amp;max=&amp;wait=  read, long polling      {@link GetMessagesHandler}
  *   GET  /v1/messages/{msgId}                                     by message id             {@link MessageLookupHandler}
  *   GET  /v1/topics/{topic}/keys/{key}?max=                       by key                    {@link KeyQueryHandler}
  *   GET  /v1/stats   GET /metrics   GET /health
  * </pre>
  * Requests run on a bounded {@link WorkerPool} (overload is a 503); puts awaiting a flush and parked long polls
- * hold no worker and are bounded by {@code maxPending}. The store is the caller's: this server never starts or
+ * hold no worker and are bounded by {@code maxPending}. An idle keep-alive connection holds no worker either: the
+ * JDK server watches idle connections on its one selector thread and hands a connection to a worker only when a
+ * request arrives on it. TCP_NODELAY is on (see {@link #NODELAY_PROPERTY}). The store is the caller's: this server never starts or
  * shuts it down.
  *
  * <p>{@link #stop()} refuses new requests (503), answers the parked long polls, waits for the requests in flight
@@ -43,6 +46,21 @@ import org.slf4j.LoggerFactory;
 public final class HttpApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
     private static final int BACKLOG = 128;
+    /**
+     * The JDK server's switch for TCP_NODELAY on accepted connections; off by default. Off, a keep-alive client
+     * waits about 40 ms per request: the answer's headers and body go out as two small writes, Nagle's algorithm
+     * holds the second until the first is acknowledged, and the client delays that acknowledgement.
+     */
+    static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
+
+    static {
+        // The JDK reads its server settings once, when its first server is created: this class is loaded before
+        // any server of ours is, so setting the property here reaches the JDK in time. A value given on the
+        // command line (-Dsun.net.httpserver.nodelay=false) still wins.
+        if (System.getProperty(NODELAY_PROPERTY) == null) {
+            System.setProperty(NODELAY_PROPERTY, "true");
+        }
+    }
 
     private final DefaultMessageStore store;
     private final HttpSettings settings;
@@ -109,9 +127,14 @@ public final class HttpApiServer implements AutoCloseable {
 
     private Router routes(Executor respond) {
         Duration putBound = Duration.ofMillis(store.config().get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT)).plusSeconds(30);
-        return new Router(settings.token(), settings.maxBodyBytes(), counters, () -> stopping)
+        int delayLevels = store.config().get(StoreConfigKeys.MESSAGE_DELAY_LEVEL).strip().split("\\s+").length;
+        BatchPutHandler batches = new BatchPutHandler(store, respond, pending, putBound, settings.maxBatchBytes(),
+                settings.maxBatchMessages(), store.config().get(StoreConfigKeys.MAX_MESSAGE_SIZE), delayLevels);
+        int largestBody = Math.max(settings.maxBodyBytes(), settings.maxBatchBytes());
+        return new Router(settings.token(), largestBody, counters, () -> stopping)
                 .add("POST", "/v1/topics/{topic}/messages", PutMessageHandler.QUERY,
-                        new PutMessageHandler(store, respond, pending, settings.maxBodyBytes(), putBound))
+                        new PutMessageHandler(store, respond, pending, settings.maxBodyBytes(), putBound, delayLevels,
+                                batches))
                 .add("GET", "/v1/topics/{topic}/queues/{q}/messages", GetMessagesHandler.QUERY,
                         new GetMessagesHandler(store, longPolls))
                 .add("GET", "/v1/messages/{msgId}", Set.of(), new MessageLookupHandler(store))
@@ -139,6 +162,11 @@ public final class HttpApiServer implements AutoCloseable {
             host = "[" + host + "]";
         }
         return "http://" + host + ":" + bound.getPort();
+    }
+
+    /** The JDK server underneath (tests inspect its connections). */
+    synchronized HttpServer jdkServer() {
+        return server;
     }
 
     /** Requests parked in long polls now. */

@@ -16,9 +16,11 @@ import java.util.List;
  * @param queueCapacity        requests waiting for a worker before new ones are answered 503
  * @param maxPending           puts awaiting their flush plus parked long polls before new ones are answered 503
  * @param shutdownGraceSeconds how long {@link HttpApiServer#stop()} waits for requests in flight
+ * @param maxBatchBytes        largest NDJSON batch body read; larger ones are answered 413
+ * @param maxBatchMessages     most messages (lines) in one NDJSON batch; more are answered 413
  */
 public record HttpSettings(String host, int port, String token, int maxBodyBytes, int workers, int queueCapacity,
-                           int maxPending, int shutdownGraceSeconds) {
+                           int maxPending, int shutdownGraceSeconds, int maxBatchBytes, int maxBatchMessages) {
     /** Room above {@code maxMessageSize} for a body, so the store (not the server) judges a body near the limit. */
     public static final int BODY_HEADROOM_BYTES = 64 * 1024;
     /** The longest {@code wait} a long poll may ask for. */
@@ -29,6 +31,8 @@ public record HttpSettings(String host, int port, String token, int maxBodyBytes
     public static final int DEFAULT_QUEUE = 256;
     public static final int DEFAULT_MAX_PENDING = 10_000;
     public static final int DEFAULT_GRACE_SECONDS = 5;
+    public static final int DEFAULT_MAX_BATCH_BYTES = 16 * 1024 * 1024;
+    public static final int DEFAULT_MAX_BATCH_MESSAGES = 10_000;
 
     public HttpSettings {
         List<String> problems = new ArrayList<>();
@@ -50,6 +54,12 @@ public record HttpSettings(String host, int port, String token, int maxBodyBytes
         if (maxPending < 1) {
             problems.add("the pending limit must be positive");
         }
+        if (maxBatchBytes < 1) {
+            problems.add("the batch body limit must be positive, not " + maxBatchBytes);
+        }
+        if (maxBatchMessages < 1) {
+            problems.add("the batch message limit must be positive, not " + maxBatchMessages);
+        }
         if (shutdownGraceSeconds < 0) {
             problems.add("the shutdown grace must not be negative");
         }
@@ -66,13 +76,20 @@ public record HttpSettings(String host, int port, String token, int maxBodyBytes
     public static HttpSettings from(StoreConfig config, String host, int port, int workers, int queueCapacity) {
         long limit = (long) config.get(StoreConfigKeys.MAX_MESSAGE_SIZE) + BODY_HEADROOM_BYTES;
         return new HttpSettings(host, port, config.get(StoreConfigKeys.HTTP_TOKEN), (int) Math.min(Integer.MAX_VALUE, limit),
-                workers, queueCapacity, DEFAULT_MAX_PENDING, DEFAULT_GRACE_SECONDS);
+                workers, queueCapacity, DEFAULT_MAX_PENDING, DEFAULT_GRACE_SECONDS, DEFAULT_MAX_BATCH_BYTES,
+                DEFAULT_MAX_BATCH_MESSAGES);
+    }
+
+    /** The same settings with other NDJSON batch limits. */
+    public HttpSettings withBatchLimits(int newMaxBatchBytes, int newMaxBatchMessages) {
+        return new HttpSettings(host, port, token, maxBodyBytes, workers, queueCapacity, maxPending,
+                shutdownGraceSeconds, newMaxBatchBytes, newMaxBatchMessages);
     }
 
     /** The same settings with another port (tests bind port 0). */
     public HttpSettings withPort(int newPort) {
         return new HttpSettings(host, newPort, token, maxBodyBytes, workers, queueCapacity, maxPending,
-                shutdownGraceSeconds);
+                shutdownGraceSeconds, maxBatchBytes, maxBatchMessages);
     }
 
     public boolean requiresToken() {
@@ -84,6 +101,7 @@ public record HttpSettings(String host, int port, String token, int maxBodyBytes
         // never print the token
         return "HttpSettings[host=" + host + ", port=" + port + ", token=" + (requiresToken() ? "***" : "none")
                 + ", maxBodyBytes=" + maxBodyBytes + ", workers=" + workers + ", queueCapacity=" + queueCapacity
-                + ", maxPending=" + maxPending + ", shutdownGraceSeconds=" + shutdownGraceSeconds + "]";
+                + ", maxPending=" + maxPending + ", shutdownGraceSeconds=" + shutdownGraceSeconds
+                + ", maxBatchBytes=" + maxBatchBytes + ", maxBatchMessages=" + maxBatchMessages + "]";
     }
 }

@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -20,14 +19,15 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code POST /v1/topics/{topic}/messages?queue=Q&key=K&key=K2&tag=T}: the body is the message body; user properties
- * come from headers, either {@code X-Hangar-Property-<name>: value} (HTTP header names are case-insensitive, so the
- * name is taken in lower case) or {@code X-Hangar-Property: Name=value} (repeatable; keeps the name's case).
+ * {@code POST /v1/topics/{topic}/messages?queue=Q&key=K&key=K2&tag=T&property=Name=value&delayLevel=N&wait=B}: the
+ * body is the message body. User properties come from the carriers of {@link MessageProperties} (the query
+ * parameter and {@code X-Hangar-Properties} keep the name's case). {@code delayLevel} (1 to the number of
+ * {@code messageDelayLevel} levels; 0 = none) delays delivery as RocketMQ's {@code DELAY} property does;
+ * {@code wait=false} (RocketMQ's {@code WAIT} property) answers a SYNC_FLUSH put without waiting for its fsync.
+ * A body of type {@code application/x-ndjson} is a batch, handed to {@link BatchPutHandler}.
  *
  * <p>Answers {@code {status, msgId, queueId, queueOffset, commitLogOffset}} (plus {@code error} with the store's
- * reason when refused) with 201 for PUT_OK, 400 MESSAGE_ILLEGAL / PROPERTIES_SIZE_EXCEEDED, 503
- * SERVICE_NOT_AVAILABLE / OS_PAGE_CACHE_BUSY / SLAVE_NOT_AVAILABLE (also a put to a slave), 504 FLUSH_DISK_TIMEOUT /
- * FLUSH_SLAVE_TIMEOUT, 500 otherwise.
+ * reason when refused) with the HTTP status of {@link #httpStatus}.
  *
  * <p>The worker only reads, checks and hands the message to {@link MessageStore#asyncPutMessage}; when the put is
  * not complete at once (a sync flush), the answer is written by the responder executor when the future completes,
@@ -35,34 +35,41 @@ import java.util.concurrent.TimeUnit;
  * Thread-safe.
  */
 final class PutMessageHandler implements Router.Handler {
-    static final Set<String> QUERY = Set.of("queue", "key", "tag");
-    static final String PROPERTY_HEADER = "X-Hangar-Property";
-    private static final String PROPERTY_PREFIX = PROPERTY_HEADER.toLowerCase(Locale.ROOT) + "-";
-    /** Set through parameters ({@code key}, {@code tag}) or by the store itself, never through a property header. */
-    private static final Set<String> RESERVED = Set.of(MessageConst.KEYS, MessageConst.TAGS, MessageConst.REAL_TOPIC,
-            MessageConst.REAL_QUEUE_ID, MessageConst.TRANSACTION_PREPARED, MessageConst.MSG_REGION);
+    static final Set<String> QUERY = Set.of("queue", "key", "tag", MessageProperties.PROPERTY_PARAMETER,
+            "delayLevel", "wait");
 
     private final MessageStore store;
     private final Executor responder;
     private final Semaphore pending;
     private final int maxBodyBytes;
     private final Duration putBound;
+    private final int delayLevels;
+    private final BatchPutHandler batches;
 
     /**
      * @param responder answers puts whose future completes later
      * @param pending   permits for puts awaiting their future (shared with parked long polls)
      * @param putBound  how long a put may go unanswered by the store before it is answered UNKNOWN_ERROR
+     * @param delayLevels how many delay levels the store has ({@code messageDelayLevel})
+     * @param batches   serves NDJSON bodies
      */
-    PutMessageHandler(MessageStore store, Executor responder, Semaphore pending, int maxBodyBytes, Duration putBound) {
+    PutMessageHandler(MessageStore store, Executor responder, Semaphore pending, int maxBodyBytes, Duration putBound,
+                      int delayLevels, BatchPutHandler batches) {
         this.store = store;
         this.responder = responder;
         this.pending = pending;
         this.maxBodyBytes = maxBodyBytes;
         this.putBound = putBound;
+        this.delayLevels = delayLevels;
+        this.batches = batches;
     }
 
     @Override
     public void handle(ApiExchange exchange) throws IOException {
+        if (BatchPutHandler.isBatch(exchange)) {
+            batches.handle(exchange);
+            return;
+        }
         String topic = RequestChecks.topic(exchange.pathParameter("topic"));
         QueryParameters query = exchange.query();
         String queueText = query.single("queue");
@@ -72,11 +79,19 @@ final class PutMessageHandler implements Router.Handler {
         if (tag != null && (tag.isEmpty() || RequestChecks.hasSeparator(tag))) {
             throw ApiException.badRequest("a tag cannot be empty or contain U+0001/U+0002");
         }
-        Map<String, String> properties = properties(exchange);
+        MessageProperties properties = MessageProperties.of(exchange);
+        int delayLevel = query.intValue("delayLevel", 0, 0, delayLevels);
+        if (delayLevel > 0) {
+            properties.setFromParameter(MessageConst.DELAY_TIME_LEVEL, Integer.toString(delayLevel), "delayLevel");
+        }
+        Boolean wait = booleanParameter(query, "wait");
+        if (wait != null && !wait) {
+            properties.setFromParameter(MessageConst.WAIT_STORE_MSG_OK, "false", "wait");
+        }
         byte[] body = exchange.readBody(maxBodyBytes);
 
         Message message = new Message(topic, body).queueId(queueId);
-        properties.forEach(message::property);
+        properties.asMap().forEach(message::property);
         if (!keys.isEmpty()) {
             message.keys(keys.toArray(String[]::new));
         }
@@ -127,49 +142,31 @@ final class PutMessageHandler implements Router.Handler {
         return json;
     }
 
-    /** The HTTP status a put status is answered with. */
-    static int httpStatus(PutMessageStatus status) {
-        return switch (status) {
-            case PUT_OK -> HttpStatus.CREATED;
-            case MESSAGE_ILLEGAL, PROPERTIES_SIZE_EXCEEDED -> HttpStatus.BAD_REQUEST;
-            // SLAVE_NOT_AVAILABLE and FLUSH_SLAVE_TIMEOUT: stored on the master (the body says where), not replicated
-            case SERVICE_NOT_AVAILABLE, OS_PAGE_CACHE_BUSY, SLAVE_NOT_AVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
-            case FLUSH_DISK_TIMEOUT, FLUSH_SLAVE_TIMEOUT -> HttpStatus.GATEWAY_TIMEOUT;
-            default -> HttpStatus.INTERNAL_ERROR;
+    /** {@code true} or {@code false}, or null when absent; anything else is a 400. */
+    static Boolean booleanParameter(QueryParameters query, String name) {
+        String text = query.single(name);
+        if (text == null) {
+            return null;
+        }
+        return switch (text) {
+            case "true" -> Boolean.TRUE;
+            case "false" -> Boolean.FALSE;
+            default -> throw ApiException.badRequest(name + " must be true or false, not '" + UriCodec.shorten(text) + "'");
         };
     }
 
-    /** User properties from the property headers; a reserved or malformed one is a 400. */
-    static Map<String, String> properties(ApiExchange exchange) {
-        Map<String, String> properties = new LinkedHashMap<>();
-        exchange.requestHeaders().forEach((header, values) -> {
-            String lower = header.toLowerCase(Locale.ROOT);
-            if (lower.startsWith(PROPERTY_PREFIX)) {
-                String name = lower.substring(PROPERTY_PREFIX.length());
-                values.forEach(v -> addProperty(properties, name, v));
-            } else if (lower.equals(PROPERTY_HEADER.toLowerCase(Locale.ROOT))) {
-                for (String v : values) {
-                    int eq = v.indexOf('=');
-                    if (eq <= 0) {
-                        throw ApiException.badRequest(PROPERTY_HEADER + " takes name=value, not '" + UriCodec.shorten(v) + "'");
-                    }
-                    addProperty(properties, v.substring(0, eq).trim(), v.substring(eq + 1).trim());
-                }
-            }
-        });
-        return properties;
-    }
-
-    private static void addProperty(Map<String, String> properties, String name, String value) {
-        if (name.isEmpty() || RequestChecks.hasSeparator(name) || RequestChecks.hasSeparator(value)) {
-            throw ApiException.badRequest("property '" + UriCodec.shorten(name) + "': a name must not be empty and "
-                    + "names and values must not contain U+0001 or U+0002");
-        }
-        if (RESERVED.contains(name)) {
-            throw ApiException.badRequest("property " + name + " is set by the store or through the key/tag parameters");
-        }
-        if (properties.put(name, value) != null) {
-            throw ApiException.badRequest("property '" + UriCodec.shorten(name) + "' is given twice");
-        }
+    /**
+     * The HTTP status a put status is answered with. Every status is named (no default branch), so a status added
+     * to {@link PutMessageStatus} does not compile until it is given its answer here.
+     */
+    static int httpStatus(PutMessageStatus status) {
+        return switch (status) {
+            case PUT_OK -> HttpStatus.CREATED;
+            case MESSAGE_ILLEGAL, PROPERTIES_SIZE_EXCEEDED, LMQ_CONSUME_QUEUE_NUM_EXCEEDED -> HttpStatus.BAD_REQUEST;
+            // SLAVE_NOT_AVAILABLE and FLUSH_SLAVE_TIMEOUT: stored on the master (the body says where), not replicated
+            case SERVICE_NOT_AVAILABLE, OS_PAGE_CACHE_BUSY, SLAVE_NOT_AVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
+            case FLUSH_DISK_TIMEOUT, FLUSH_SLAVE_TIMEOUT -> HttpStatus.GATEWAY_TIMEOUT;
+            case CREATE_MAPPED_FILE_FAILED, UNKNOWN_ERROR -> HttpStatus.INTERNAL_ERROR;
+        };
     }
 }

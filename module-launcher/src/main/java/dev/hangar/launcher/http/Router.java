@@ -38,10 +38,13 @@ final class Router implements HttpHandler {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(Router.class);
+    /** How far past the body limit an unread body is still read and discarded before answering. */
+    static final int DRAIN_HEADROOM_BYTES = 1024 * 1024;
 
     private final List<Route> routes = new ArrayList<>();
     private final byte[] expectedToken;
     private final int maxBodyBytes;
+    private final long drainLimit;
     private final HttpCounters counters;
     private final BooleanSupplier stopping;
 
@@ -53,6 +56,8 @@ final class Router implements HttpHandler {
     Router(String token, int maxBodyBytes, HttpCounters counters, BooleanSupplier stopping) {
         this.expectedToken = token.isEmpty() ? null : token.getBytes(StandardCharsets.UTF_8);
         this.maxBodyBytes = maxBodyBytes;
+        // a body just over the limit is read and discarded before its 413, so the connection stays usable
+        this.drainLimit = (long) maxBodyBytes + DRAIN_HEADROOM_BYTES;
         this.counters = counters;
         this.stopping = stopping;
     }
@@ -66,7 +71,7 @@ final class Router implements HttpHandler {
 
     @Override
     public void handle(HttpExchange raw) {
-        ApiExchange exchange = new ApiExchange(raw, counters);
+        ApiExchange exchange = new ApiExchange(raw, counters, drainLimit);
         try {
             if (WorkerPool.isShedding()) {
                 exchange.respondError(HttpStatus.SERVICE_UNAVAILABLE, "the server is overloaded: every worker is busy "
@@ -131,7 +136,7 @@ final class Router implements HttpHandler {
             long declared = exchange.declaredLength();
             if (declared > maxBodyBytes) {
                 throw new ApiException(HttpStatus.PAYLOAD_TOO_LARGE, "the body is " + declared + " bytes; at most "
-                        + maxBodyBytes + " bytes are accepted (maxMessageSize + " + HttpSettings.BODY_HEADROOM_BYTES + ")");
+                        + maxBodyBytes + " bytes are accepted by any endpoint");
             }
             exchange.bind(parameters, query);
             route.handler().handle(exchange);

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 
 /** A started store in a temporary directory with an {@link HttpApiServer} on an ephemeral loopback port. */
 final class ApiServerFixture implements AutoCloseable {
@@ -31,6 +32,12 @@ final class ApiServerFixture implements AutoCloseable {
 
     /** @param extra more configuration keys */
     ApiServerFixture(Path dir, String token, int workers, int queue, Map<String, String> extra) throws IOException {
+        this(dir, token, workers, queue, extra, UnaryOperator.identity());
+    }
+
+    /** @param settings changes the server settings made from the configuration */
+    ApiServerFixture(Path dir, String token, int workers, int queue, Map<String, String> extra,
+                     UnaryOperator<HttpSettings> settings) throws IOException {
         StoreConfig.Builder builder = StoreConfig.builder()
                 .set("storePathRootDir", dir.resolve("store").toString(), "test")
                 .set("mappedFileSizeCommitLog", "1048576", "test")
@@ -40,7 +47,7 @@ final class ApiServerFixture implements AutoCloseable {
         StoreConfig config = builder.build();
         store = new DefaultMessageStore(config);
         store.start();
-        server = new HttpApiServer(store, HttpSettings.from(config, "127.0.0.1", 0, workers, queue));
+        server = new HttpApiServer(store, settings.apply(HttpSettings.from(config, "127.0.0.1", 0, workers, queue)));
         server.start();
         base = server.url();
     }

@@ -218,5 +218,13 @@ class HttpApiServerTest {
         assertEquals(504, PutMessageHandler.httpStatus(dev.hangar.spi.store.PutMessageStatus.FLUSH_DISK_TIMEOUT));
         assertEquals(500, PutMessageHandler.httpStatus(dev.hangar.spi.store.PutMessageStatus.CREATE_MAPPED_FILE_FAILED));
         assertEquals(500, PutMessageHandler.httpStatus(dev.hangar.spi.store.PutMessageStatus.UNKNOWN_ERROR));
+        assertEquals(504, PutMessageHandler.httpStatus(dev.hangar.spi.store.PutMessageStatus.FLUSH_SLAVE_TIMEOUT));
+        assertEquals(503, PutMessageHandler.httpStatus(dev.hangar.spi.store.PutMessageStatus.SLAVE_NOT_AVAILABLE));
+        // whatever status the store gains, only PUT_OK is a success
+        for (dev.hangar.spi.store.PutMessageStatus s : dev.hangar.spi.store.PutMessageStatus.values()) {
+            int http = PutMessageHandler.httpStatus(s);
+            assertEquals(s == dev.hangar.spi.store.PutMessageStatus.PUT_OK, http >= 200 && http < 300, s + " -> " + http);
+            assertTrue(http >= 200 && http < 600, s + " -> " + http);
+        }
     }
 }

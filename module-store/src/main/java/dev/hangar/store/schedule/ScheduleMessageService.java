@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * deliver a message twice but never loses one (at-least-once).
  */
 public final class ScheduleMessageService implements Runnable {
+    /** The group this service reads the schedule topic as; the store does not count its reads as client gets. */
+    public static final String READER_GROUP = "hangar-schedule";
     private static final Logger LOG = LoggerFactory.getLogger(ScheduleMessageService.class);
     private static final long MAX_SLEEP_MILLIS = 100;
     private static final int BATCH = 32;
@@ -100,7 +102,7 @@ public final class ScheduleMessageService implements Runnable {
         int queueId = level - 1;
         long offset = offsets.getOrDefault(level, 0L);
         while (!stopped) {
-            GetMessageResult r = store.getMessage("hangar-schedule", MessageConst.SCHEDULE_TOPIC, queueId, offset,
+            GetMessageResult r = store.getMessage(READER_GROUP, MessageConst.SCHEDULE_TOPIC, queueId, offset,
                     BATCH, null);
             if (r.status() == GetMessageStatus.OFFSET_TOO_SMALL) {
                 offset = r.nextBeginOffset();
