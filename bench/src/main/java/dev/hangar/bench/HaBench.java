@@ -92,6 +92,10 @@ public final class HaBench {
                               int threads, int inFlight, double rate) throws Exception {
         Path dir = Files.createTempDirectory(base, "ha-bench-" + engine + "-");
         try (HaPair pair = factory.open(dir, role)) {
+            // one put the slave must hold before the clock starts: RocketMQ's slave first reports its offset only
+            // after haSendHeartbeatInterval, and its master ships nothing before that report
+            long primed = pair.put(Integer.MAX_VALUE).join();
+            await(engine + " slave holds a first message", () -> pair.slaveMaxOffset() >= primed);
             LatencyRecorder[] latencies = new LatencyRecorder[threads];
             LagProbe probe = role.equals("ASYNC_MASTER") ? new LagProbe(pair) : null;
             AtomicInteger next = new AtomicInteger();
