@@ -27,7 +27,7 @@ class FailureModesTest {
                  DefaultMessageStore slave = HaStores.slave(s, proxy.address())) {
                 end = master.getMaxPhyOffset();
                 HaStores.await("the slave catches up through a flaky link", () -> slave.getMaxPhyOffset() == end
-                        && slave.dispatchBehindBytes() == 0);
+                        && slave.dispatchBehindBytes() == 0 && master.dispatchBehindBytes() == 0);
                 assertEquals(5, proxy.dropped.get(), "the link was cut five times");
                 assertTrue(proxy.connections.get() >= 6);
                 assertEquals(master.getMaxOffsetInQueue("Hostile", 0), slave.getMaxOffsetInQueue("Hostile", 0));

@@ -95,7 +95,7 @@ class KillNineReplicationTest {
             try (DefaultMessageStore restarted = HaStores.slave(s, HaStores.haAddress(master))) {
                 assertTrue(restarted.recoveryReport().abnormal(), "the slave recovered from a crash");
                 HaStores.await("the restarted slave catches up", () -> restarted.getMaxPhyOffset() == end
-                        && restarted.dispatchBehindBytes() == 0);
+                        && restarted.dispatchBehindBytes() == 0 && master.dispatchBehindBytes() == 0);
                 for (int q = 0; q < 4; q++) {
                     assertEquals(master.getMaxOffsetInQueue("Stream", q), restarted.getMaxOffsetInQueue("Stream", q));
                 }

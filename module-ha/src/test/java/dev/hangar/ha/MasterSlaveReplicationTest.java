@@ -45,8 +45,8 @@ class MasterSlaveReplicationTest {
             }
             masterEnd = master.getMaxPhyOffset();
             assertTrue(masterEnd > 8L * HaStores.FILE_SIZE, "the test rolls several files: " + masterEnd);
-            HaStores.await("the slave dispatches everything", () -> slave.getMaxPhyOffset() == masterEnd
-                    && slave.dispatchBehindBytes() == 0);
+            HaStores.await("both dispatch everything", () -> slave.getMaxPhyOffset() == masterEnd
+                    && slave.dispatchBehindBytes() == 0 && master.dispatchBehindBytes() == 0);
             assertQueuesAnswerTheSame(master, slave);
             for (int i = 0; i < n; i += 53) {
                 List<StoredMessage> onMaster = master.queryMessage("Repl", "key-" + i, 8, 0, Long.MAX_VALUE).messages();
@@ -86,7 +86,7 @@ class MasterSlaveReplicationTest {
                 }
                 masterEnd = master.getMaxPhyOffset();
                 HaStores.await("the slave catches up", () -> slave.getMaxPhyOffset() == masterEnd
-                        && slave.dispatchBehindBytes() == 0);
+                        && slave.dispatchBehindBytes() == 0 && master.dispatchBehindBytes() == 0);
                 assertEquals(0L, slave.getMinPhyOffset());
                 assertQueuesAnswerTheSame(master, slave);
             }
