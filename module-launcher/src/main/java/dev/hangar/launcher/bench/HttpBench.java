@@ -130,6 +130,13 @@ public final class HttpBench {
             err.flush();
             return 2;
         }
+        try (KeepAliveConnection probe = new KeepAliveConnection(bench.options.url().getHost(), bench.options.port())) {
+            probe.exchange("GET", "/health", null, Map.of());
+        } catch (IOException e) {
+            err.println("error: cannot reach " + url + ": " + e.getMessage() + " (is serve running there?)");
+            err.flush();
+            return 1;
+        }
         List<PhaseResult> results = bench.run();
         if (json) {
             bench.printJson(results, out);

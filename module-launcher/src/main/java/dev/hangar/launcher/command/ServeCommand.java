@@ -30,8 +30,8 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the store with its HTTP API until SIGINT/SIGTERM.", "Endpoints:",
-                "  POST /v1/topics/{topic}/messages?queue=&key=&tag=&property=Name=value&delayLevel=&wait=",
-                "       (body = message; Content-Type application/x-ndjson: one JSON message a line)",
+                "  POST /v1/topics/{topic}/messages?queue=&key=&tag=&property=N=V",
+                "       &delayLevel=&wait=   (body = message, or NDJSON: one message a line)",
                 "  GET  /v1/topics/{topic}/queues/{q}/messages?offset=&max=&wait=MS",
                 "  GET  /v1/messages/{msgId}   GET /v1/topics/{topic}/keys/{key}?max=",
                 "  GET  /v1/stats   GET /metrics (Prometheus)   GET /health"},

@@ -100,9 +100,10 @@ final class ApiExchange {
         }
         try (InputStream in = exchange.getRequestBody()) {
             if (declared >= 0) {
-                byte[] body = in.readNBytes((int) declared);
-                if (body.length < declared) {
-                    throw ApiException.badRequest("the body ended after " + body.length + " of " + declared + " bytes");
+                byte[] body = new byte[(int) declared];
+                int read = in.readNBytes(body, 0, body.length);
+                if (read < declared) {
+                    throw ApiException.badRequest("the body ended after " + read + " of " + declared + " bytes");
                 }
                 bodyConsumed = true;
                 return body;

@@ -141,7 +141,22 @@ public final class JsonReader {
 
     private String string() {
         pos++;
-        StringBuilder out = new StringBuilder();
+        // fast path: a string without escapes (message bodies of NDJSON batches) is one substring
+        int plain = pos;
+        while (plain < text.length()) {
+            char c = text.charAt(plain);
+            if (c == '"') {
+                String s = text.substring(pos, plain);
+                pos = plain + 1;
+                return s;
+            }
+            if (c == '\\' || c < 0x20) {
+                break;
+            }
+            plain++;
+        }
+        StringBuilder out = new StringBuilder(plain - pos + 16).append(text, pos, plain);
+        pos = plain;
         while (true) {
             if (pos >= text.length()) {
                 throw error("the text ended inside a string");
