@@ -41,6 +41,46 @@ final class LazyProperties extends AbstractMap<String, String> {
         return decoded;
     }
 
+    /**
+     * {@code String.hashCode()} of property {@code name}'s value, 0 when absent or empty (the tags code), computed
+     * from the bytes when they are ASCII (where a char is its byte), so no String is built.
+     */
+    static int hashOf(byte[] encoded, byte[] name) {
+        int at = valueStart(encoded, name);
+        if (at < 0) {
+            return 0;
+        }
+        int hash = 0;
+        for (int i = at; i < encoded.length && encoded[i] != 0x02; i++) {
+            if (encoded[i] < 0) {
+                return find(encoded, name).hashCode();
+            }
+            hash = 31 * hash + encoded[i];
+        }
+        return hash;
+    }
+
+    /** Where the value of property {@code name} starts, or -1 when it is absent. */
+    private static int valueStart(byte[] encoded, byte[] name) {
+        int start = 0;
+        int n = encoded.length;
+        while (start < n) {
+            int end = start;
+            while (end < n && encoded[end] != 0x02) {
+                end++;
+            }
+            int sep = start;
+            while (sep < end && encoded[sep] != 0x01) {
+                sep++;
+            }
+            if (sep < end && sep - start == name.length && regionMatches(encoded, start, name)) {
+                return sep + 1;
+            }
+            start = end + 1;
+        }
+        return -1;
+    }
+
     /** The value of property {@code name} (ASCII) in encoded properties, or null; no map is built. */
     static String find(byte[] encoded, byte[] name) {
         int start = 0;

@@ -170,16 +170,15 @@ public final class RecordDecoder {
         int bodyLenAt = CommitLogRecordFormat.bodyLengthOffset(sysFlag);
         int topicLenAt = bodyLenAt + 4 + buf.getInt(pos + bodyLenAt);
         int topicLen = buf.get(pos + topicLenAt);
-        String topic = new String(bytes(buf, pos + topicLenAt + 1, topicLen), StandardCharsets.UTF_8);
+        String topic = TopicNames.decode(buf, pos + topicLenAt + 1, topicLen);
         int propsLenAt = topicLenAt + 1 + topicLen;
         int propsLen = buf.getShort(pos + propsLenAt);
         byte[] encodedProperties = bytes(buf, pos + propsLenAt + 2, propsLen);
-        String tags = LazyProperties.find(encodedProperties, TAGS_NAME);
         return new DispatchRequest(topic,
                 buf.getInt(pos + CommitLogRecordFormat.QUEUE_ID_OFFSET),
                 buf.getLong(pos + CommitLogRecordFormat.PHYSICAL_OFFSET_OFFSET),
                 total,
-                tags == null || tags.isEmpty() ? 0 : tags.hashCode(),
+                LazyProperties.hashOf(encodedProperties, TAGS_NAME),
                 buf.getLong(pos + CommitLogRecordFormat.storeTimestampOffset(sysFlag)),
                 buf.getLong(pos + CommitLogRecordFormat.QUEUE_OFFSET_OFFSET),
                 LazyProperties.find(encodedProperties, KEYS_NAME),

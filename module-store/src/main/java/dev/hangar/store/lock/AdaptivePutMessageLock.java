@@ -5,11 +5,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A test-and-test-and-set spin lock with {@link Thread#onSpinWait()}. After a bounded number of spins a waiter
- * yields, then parks for a microsecond: with more threads than cores a pure spin lock lets waiters burn the
- * time slice the holder needs (RocketMQ's spin lock collapses to a fifth of its reentrant lock there).
+ * The {@code adaptive} lock: a test-and-test-and-set spin lock with {@link Thread#onSpinWait()}; after a bounded
+ * number of spins a waiter yields, then parks for a microsecond: with more threads than cores a pure spin lock
+ * ({@link SpinPutMessageLock}) lets waiters burn the time slice the holder needs (RocketMQ's spin lock collapses to
+ * a fifth of its reentrant lock there).
  */
-final class SpinPutMessageLock implements PutMessageLock {
+final class AdaptivePutMessageLock implements PutMessageLock {
     private static final int SPINS_BEFORE_YIELD = 128;
     private static final int YIELDS_BEFORE_PARK = 16;
     private final AtomicBoolean held = new AtomicBoolean();
