@@ -16,8 +16,8 @@ public interface BenchEngine extends AutoCloseable {
     /** Messages readable by queue offset: the queues' max offsets summed. */
     long readableByOffset();
 
-    /** True when a key query finds the message with {@code key}. */
-    boolean findsKey(String key);
+    /** True when a key query (in its topic) finds message number {@code message} by its key. */
+    boolean findsKey(int message);
 
     @Override
     void close();

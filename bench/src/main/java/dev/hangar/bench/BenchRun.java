@@ -39,7 +39,7 @@ public final class BenchRun {
         try {
             BenchEngine engine = factory.open(dir, w);
             try {
-                return measure(engine, w, round);
+                return measure(engine, w, round, dir);
             } finally {
                 engine.close();
             }
@@ -48,7 +48,7 @@ public final class BenchRun {
         }
     }
 
-    private static RunResult measure(BenchEngine engine, Workload w, int round) throws Exception {
+    private static RunResult measure(BenchEngine engine, Workload w, int round, Path dir) throws Exception {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         int n = w.threads();
@@ -93,6 +93,7 @@ public final class BenchRun {
             writer.start();
         }
         System.gc();
+        StoreThreadAllocation storeThreads = StoreThreadAllocation.start(threads, writers);
         long begin = System.nanoTime();
         start.countDown();
         for (Thread writer : writers) {
@@ -101,6 +102,8 @@ public final class BenchRun {
         long putsDone = System.nanoTime();
         awaitReadable(engine, w, begin);
         long readable = System.nanoTime();
+        long storeThreadBytes = storeThreads.allocatedSinceStart();
+        long diskBytes = DiskUsage.of(dir);
         putters.clear();
 
         LatencyRecorder all = new LatencyRecorder();
@@ -114,19 +117,22 @@ public final class BenchRun {
         int messages = w.effectiveMessages();
         RunResult r = new RunResult(engine.name(), w.name(), round, messages, w.messageSize(), readable - begin,
                 putsDone - begin, readable - putsDone, all.percentile(0.50), all.percentile(0.99),
-                all.percentile(0.999), all.maxNanos(), (double) totalAlloc / messages, heap, failures.get());
-        LOG.info("{} {} round {}: {} msg/s, p99.9 {} us, dispatch {} ms, {} B/msg allocated, {} failures",
+                all.percentile(0.999), all.maxNanos(), (double) totalAlloc / messages,
+                (double) (totalAlloc + storeThreadBytes) / messages, diskBytes, heap, failures.get());
+        LOG.info("{} {} round {}: {} msg/s, p99.9 {} us, dispatch {} ms, {} B/msg allocated by the caller, {} B/msg "
+                        + "by every store thread, {} MiB on disk, {} failures",
                 w.name(), engine.name(), round, Math.round(r.messagesPerSecond()), r.p999Nanos() / 1000,
-                r.dispatchNanos() / 1_000_000, Math.round(r.allocPerMessage()), r.failures());
+                r.dispatchNanos() / 1_000_000, Math.round(r.allocPerMessage()), Math.round(r.allocAllThreadsPerMessage()),
+                diskBytes >> 20, r.failures());
         return r;
     }
 
     /** Polls until the queues hold every message and every sampled key is found by a key query. */
     private static void awaitReadable(BenchEngine engine, Workload w, long begin) throws InterruptedException {
         int messages = w.effectiveMessages();
-        List<String> pending = new ArrayList<>();
+        List<Integer> pending = new ArrayList<>();
         for (int i = 0; i < KEY_SAMPLE; i++) {
-            pending.add(Workload.key((int) ((long) i * (messages - 1) / (KEY_SAMPLE - 1))));
+            pending.add((int) ((long) i * (messages - 1) / (KEY_SAMPLE - 1)));
         }
         while (true) {
             if (engine.readableByOffset() >= messages) {
@@ -137,7 +143,7 @@ public final class BenchRun {
             }
             if (System.nanoTime() - begin > READABLE_BOUND_NANOS) {
                 throw new IllegalStateException(engine.name() + " " + w.name() + ": only " + engine.readableByOffset()
-                        + " of " + messages + " messages readable by offset, keys not found: " + pending);
+                        + " of " + messages + " messages readable by offset, keys of messages not found: " + pending);
             }
             Thread.sleep(1);
         }
