@@ -174,15 +174,40 @@ public final class RecordDecoder {
         int propsLenAt = topicLenAt + 1 + topicLen;
         int propsLen = buf.getShort(pos + propsLenAt);
         byte[] encodedProperties = bytes(buf, pos + propsLenAt + 2, propsLen);
+        // one pass over the properties for the three values dispatch needs
+        int tagsCode = 0;
+        String keys = null;
+        String uniqKey = null;
+        for (int start = 0, n = encodedProperties.length; start < n; ) {
+            int sep = start;
+            while (sep < n && encodedProperties[sep] != LazyProperties.NAME_VALUE_SEPARATOR
+                    && encodedProperties[sep] != LazyProperties.PROPERTY_SEPARATOR) {
+                sep++;
+            }
+            int end = sep;
+            while (end < n && encodedProperties[end] != LazyProperties.PROPERTY_SEPARATOR) {
+                end++;
+            }
+            if (sep < end) {
+                if (LazyProperties.nameIs(encodedProperties, start, sep, TAGS_NAME)) {
+                    tagsCode = LazyProperties.stringHash(encodedProperties, sep + 1, end);
+                } else if (LazyProperties.nameIs(encodedProperties, start, sep, KEYS_NAME)) {
+                    keys = new String(encodedProperties, sep + 1, end - sep - 1, StandardCharsets.UTF_8);
+                } else if (LazyProperties.nameIs(encodedProperties, start, sep, UNIQ_KEY_NAME)) {
+                    uniqKey = new String(encodedProperties, sep + 1, end - sep - 1, StandardCharsets.UTF_8);
+                }
+            }
+            start = end + 1;
+        }
         return new DispatchRequest(topic,
                 buf.getInt(pos + CommitLogRecordFormat.QUEUE_ID_OFFSET),
                 buf.getLong(pos + CommitLogRecordFormat.PHYSICAL_OFFSET_OFFSET),
                 total,
-                LazyProperties.hashOf(encodedProperties, TAGS_NAME),
+                tagsCode,
                 buf.getLong(pos + CommitLogRecordFormat.storeTimestampOffset(sysFlag)),
                 buf.getLong(pos + CommitLogRecordFormat.QUEUE_OFFSET_OFFSET),
-                LazyProperties.find(encodedProperties, KEYS_NAME),
-                LazyProperties.find(encodedProperties, UNIQ_KEY_NAME),
+                keys,
+                uniqKey,
                 sysFlag,
                 buf.getLong(pos + CommitLogRecordFormat.preparedTransactionOffsetOffset(sysFlag)),
                 new LazyProperties(encodedProperties),
