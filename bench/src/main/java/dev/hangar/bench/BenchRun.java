@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -74,6 +77,10 @@ public final class BenchRun {
                     Thread.currentThread().interrupt();
                     return;
                 }
+                if (w.inflight() > 1) {
+                    allocated[thread] = putInFlight(putter, w, thread, lat, failures, threads);
+                    return;
+                }
                 for (int c = 0; c < w.callsPerThread(); c++) {
                     int first = w.first(thread, c);
                     putter.prepare(first);
@@ -125,6 +132,49 @@ public final class BenchRun {
                 r.dispatchNanos() / 1_000_000, Math.round(r.allocPerMessage()), Math.round(r.allocAllThreadsPerMessage()),
                 diskBytes >> 20, r.failures());
         return r;
+    }
+
+    /** A put in flight: when it was called and its answer. */
+    private record InFlight(long calledNanos, CompletableFuture<Boolean> answer) {
+    }
+
+    /**
+     * One writer keeping {@code w.inflight()} async puts outstanding: it calls until that many are unanswered, then
+     * waits for the oldest. Latency is from call to answer; allocation counts only inside the calls.
+     */
+    private static long putInFlight(BenchEngine.Putter putter, Workload w, int thread, LatencyRecorder lat,
+                                    AtomicLong failures, com.sun.management.ThreadMXBean threads) {
+        ArrayDeque<InFlight> pending = new ArrayDeque<>(w.inflight());
+        long alloc = 0;
+        for (int c = 0; c < w.callsPerThread(); c++) {
+            int first = w.first(thread, c);
+            putter.prepare(first);
+            long a0 = threads.getCurrentThreadAllocatedBytes();
+            long t0 = System.nanoTime();
+            CompletableFuture<Boolean> answer = putter.putAsync(first);
+            alloc += threads.getCurrentThreadAllocatedBytes() - a0;
+            pending.addLast(new InFlight(t0, answer));
+            if (pending.size() >= w.inflight()) {
+                settle(pending.removeFirst(), lat, failures);
+            }
+        }
+        while (!pending.isEmpty()) {
+            settle(pending.removeFirst(), lat, failures);
+        }
+        return alloc;
+    }
+
+    private static void settle(InFlight put, LatencyRecorder lat, AtomicLong failures) {
+        boolean ok;
+        try {
+            ok = put.answer().get(READABLE_BOUND_NANOS, TimeUnit.NANOSECONDS);
+        } catch (Exception e) {
+            ok = false;
+        }
+        lat.record(System.nanoTime() - put.calledNanos());
+        if (!ok) {
+            failures.incrementAndGet();
+        }
     }
 
     /** Polls until the queues hold every message and every sampled key is found by a key query. */

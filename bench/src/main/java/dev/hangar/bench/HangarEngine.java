@@ -51,6 +51,11 @@ public final class HangarEngine implements BenchEngine {
                 public boolean put(int first) {
                     return store.putMessage(m).isOk();
                 }
+
+                @Override
+                public java.util.concurrent.CompletableFuture<Boolean> putAsync(int first) {
+                    return store.asyncPutMessage(m).thenApply(r -> r.isOk());
+                }
             };
         }
         List<Message> batch = new ArrayList<>();
@@ -70,6 +75,11 @@ public final class HangarEngine implements BenchEngine {
             @Override
             public boolean put(int first) {
                 return store.putMessages(batch).isOk();
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Boolean> putAsync(int first) {
+                return store.asyncPutMessages(batch).thenApply(r -> r.isOk());
             }
         };
     }

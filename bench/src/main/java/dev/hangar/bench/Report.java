@@ -120,6 +120,12 @@ public final class Report {
         double p999 = median("async-1k-4t", "hangar", RunResult::p999Nanos)
                 / median("async-1k-4t", "rocketmq", RunResult::p999Nanos);
         row(t, "async 1 KiB, 4 threads: Hangar p99.9 ≤ 1/5 of RocketMQ's", p999, 0.2, false, "x of RocketMQ's");
+        double oneThread = median("async-1k-1t", "hangar", RunResult::messagesPerSecond)
+                / median("async-1k-1t", "rocketmq", RunResult::messagesPerSecond);
+        row(t, "async 1 KiB, 1 thread: Hangar ≥ 5x RocketMQ messages/s", oneThread, 5, true, "x");
+        double inflight = median("sync-1k-4t-inflight256", "hangar", RunResult::messagesPerSecond)
+                / median("sync-1k-4t-inflight256", "rocketmq", RunResult::messagesPerSecond);
+        row(t, "sync flush, 4 threads × 256 in flight: Hangar ≥ 3x RocketMQ messages/s", inflight, 3, true, "x");
         double adaptive = median("async-1k-16t-adaptive", "hangar", RunResult::messagesPerSecond)
                 / median("async-1k-16t-reentrant", "hangar", RunResult::messagesPerSecond);
         row(t, "16 threads: Hangar's adaptive lock ≥ 0.8x its reentrant lock (within 20 %)", adaptive, 0.8, true,

@@ -94,6 +94,11 @@ public final class RocketMqEngine implements BenchEngine {
                     PutMessageResult r = store.putMessage(m);
                     return r != null && r.isOk();
                 }
+
+                @Override
+                public java.util.concurrent.CompletableFuture<Boolean> putAsync(int first) {
+                    return store.asyncPutMessage(m).thenApply(r -> r != null && r.isOk());
+                }
             };
         }
         return batchPutter(body);
@@ -126,6 +131,11 @@ public final class RocketMqEngine implements BenchEngine {
             public boolean put(int first) {
                 PutMessageResult r = store.putMessages(b);
                 return r != null && r.isOk();
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Boolean> putAsync(int first) {
+                return store.asyncPutMessages(b).thenApply(r -> r != null && r.isOk());
             }
         };
     }

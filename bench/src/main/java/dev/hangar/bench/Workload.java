@@ -5,13 +5,14 @@ import java.util.List;
 /**
  * One benchmark workload, run the same way on both engines: {@code messages} puts of {@code messageSize}-byte
  * bodies from {@code threads} writer threads, each message with one unique key and one tag, on 8 queues of one
- * topic; {@code batchSize} > 1 puts that many messages per call. Immutable.
+ * topic; {@code batchSize} > 1 puts that many messages per call; {@code inflight} > 1 keeps that many async puts
+ * outstanding per thread. Immutable.
  *
  * @param lock          which put lock: the engine's default, or spin / reentrant on both engines
  * @param transientPool write into a pooled direct buffer committed to the file (both engines' transient pool)
  */
 public record Workload(String name, String title, int messageSize, int threads, int messages, int batchSize,
-                       boolean syncFlush, Lock lock, boolean transientPool, int topics) {
+                       boolean syncFlush, Lock lock, boolean transientPool, int topics, int inflight) {
 
     /**
      * The put lock a workload asks for. SPIN is a pure spin lock on both engines; ADAPTIVE is Hangar's
@@ -22,13 +23,19 @@ public record Workload(String name, String title, int messageSize, int threads, 
     /** A workload on the 8 queues of one topic. */
     public Workload(String name, String title, int messageSize, int threads, int messages, int batchSize,
                     boolean syncFlush, Lock lock, boolean transientPool) {
-        this(name, title, messageSize, threads, messages, batchSize, syncFlush, lock, transientPool, 1);
+        this(name, title, messageSize, threads, messages, batchSize, syncFlush, lock, transientPool, 1, 1);
+    }
+
+    /** A workload on {@code topics} topics of 8 queues each. */
+    public Workload(String name, String title, int messageSize, int threads, int messages, int batchSize,
+                    boolean syncFlush, Lock lock, boolean transientPool, int topics) {
+        this(name, title, messageSize, threads, messages, batchSize, syncFlush, lock, transientPool, topics, 1);
     }
 
     /** The same workload with another name and message count (the warm-up). */
     public Workload resized(String newName, int newMessages) {
         return new Workload(newName, title, messageSize, threads, newMessages, batchSize, syncFlush, lock,
-                transientPool, topics);
+                transientPool, topics, inflight);
     }
 
     public static final String TOPIC = "BenchTopic";
@@ -55,6 +62,10 @@ public record Workload(String name, String title, int messageSize, int threads, 
                 new Workload("sync-1k-16t", "sync flush, 1 KiB, 16 threads", 1024, 16, 150_000 / k, 1, true,
                         Lock.DEFAULT, false),
                 new Workload("sync-1k-64t", "sync flush, 1 KiB, 64 threads", 1024, 64, 400_000 / k, 1, true,
+                        Lock.DEFAULT, false),
+                new Workload("sync-1k-4t-inflight256", "sync flush, 1 KiB, 4 threads x 256 async puts in flight",
+                        1024, 4, 400_000 / k, 1, true, Lock.DEFAULT, false, 1, 256),
+                new Workload("async-1k-1t", "async flush, 1 KiB, 1 thread", 1024, 1, 1_000_000 / k, 1, false,
                         Lock.DEFAULT, false),
                 new Workload("batch32-256b-4t", "async flush, batches of 32 x 256 B, 4 threads", 256, 4,
                         8_000_000 / k, 32, false, Lock.DEFAULT, false),
