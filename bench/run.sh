@@ -4,10 +4,11 @@
 #   bench/run.sh --quick    smoke run with tiny counts (writes bench/target/BENCHMARKS-quick.md)
 #   bench/run.sh --help     every option
 # Needs the hangar modules in ~/.m2 (mvn install of the reactor) and RocketMQ 4.9.8 in the local repository.
+# BENCH_MVN_ARGS is passed to that mvn call, e.g. BENCH_MVN_ARGS=-Dmaven.repo.local=/path/to/repo.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
-mvn -q -f "$here/pom.xml" package
+mvn -q ${BENCH_MVN_ARGS:-} -f "$here/pom.xml" package
 cp="$here/target/classes:$(cat "$here/target/classpath.txt")"
 exec java -Xms2g -Xmx2g -XX:MaxDirectMemorySize=2g \
   --add-opens java.base/java.nio=ALL-UNNAMED \

@@ -12,6 +12,8 @@ module dev.hangar.mmap {
     requires org.slf4j;
     requires com.sun.jna;
     requires jdk.unsupported;
+    // the open-file limit caps how many ConsumeQueue files stay open (DefaultMappedStorage)
+    requires jdk.management;
 
     exports dev.hangar.mmap;
 

@@ -7,7 +7,7 @@
  * @uses dev.hangar.spi.flush.FlushCommitLogServiceProvider
  * @uses dev.hangar.spi.dispatch.CommitLogDispatcherProvider
  * @uses dev.hangar.spi.ha.ReplicationServiceProvider
- * @provides dev.hangar.spi.lock.PutMessageLockProvider spin and reentrant
+ * @provides dev.hangar.spi.lock.PutMessageLockProvider spin, adaptive and reentrant
  */
 module dev.hangar.store {
     requires transitive dev.hangar.spi;
@@ -35,5 +35,6 @@ module dev.hangar.store {
 
     provides dev.hangar.spi.lock.PutMessageLockProvider with
             dev.hangar.store.lock.ReentrantPutMessageLockProvider,
-            dev.hangar.store.lock.SpinPutMessageLockProvider;
+            dev.hangar.store.lock.SpinPutMessageLockProvider,
+            dev.hangar.store.lock.AdaptivePutMessageLockProvider;
 }

@@ -16,8 +16,8 @@ public interface BenchEngine extends AutoCloseable {
     /** Messages readable by queue offset: the queues' max offsets summed. */
     long readableByOffset();
 
-    /** True when a key query finds the message with {@code key}. */
-    boolean findsKey(String key);
+    /** True when a key query (in its topic) finds message number {@code message} by its key. */
+    boolean findsKey(int message);
 
     @Override
     void close();
@@ -29,5 +29,12 @@ public interface BenchEngine extends AutoCloseable {
 
         /** Called before each timed put: sets what varies per message, outside the measured window. */
         void prepare(int first);
+
+        /**
+         * Starts the put of {@code first} without waiting (the engine's {@code asyncPutMessage}); the answer is
+         * true when PUT_OK. The message may be prepared again once this returns: both engines encode it within
+         * the call.
+         */
+        java.util.concurrent.CompletableFuture<Boolean> putAsync(int first);
     }
 }

@@ -4,7 +4,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +21,7 @@ public final class BenchMain {
     static final String USAGE = """
             usage: bench/run.sh [--quick] [--rounds N] [--only NAME[,NAME...]] [--dir DIR] [--out FILE]
               --quick        tiny message counts and 1 round: a smoke run (writes bench/target/BENCHMARKS-quick.md)
-              --rounds N     rounds per engine and workload, alternating Hangar/RocketMQ (default 3)
+              --rounds N     rounds per engine and workload, engine order shuffled each round (default 5)
               --only NAMES   run only these workloads (names below)
               --dir DIR      where the temporary store directories go (default: java.io.tmpdir)
               --out FILE     the report (default docs/BENCHMARKS.md, or bench/target/BENCHMARKS-quick.md with --quick)
@@ -31,7 +33,7 @@ public final class BenchMain {
 
     public static void main(String[] args) throws Exception {
         boolean quick = false;
-        int rounds = 3;
+        int rounds = 5;
         Set<String> only = null;
         Path dir = Path.of(System.getProperty("java.io.tmpdir"));
         Path out = null;
@@ -72,15 +74,18 @@ public final class BenchMain {
             System.exit(2);
         }
         Files.createDirectories(dir);
-        warmUp(workloads.get(0), dir);
+        Random order = new Random(ORDER_SEED);
         List<RunResult> runs = new ArrayList<>();
         for (Workload w : workloads) {
+            warmUp(w, dir);
             for (int round = 1; round <= rounds; round++) {
-                runs.add(BenchRun.run("hangar", (d, wl) -> new HangarEngine(d, wl, COMMIT_LOG_FILE_SIZE), w, round, dir));
-                settle();
-                runs.add(BenchRun.run("rocketmq", (d, wl) -> new RocketMqEngine(d, wl, COMMIT_LOG_FILE_SIZE), w, round,
-                        dir));
-                settle();
+                // a fresh random engine order each round, so neither engine always runs on a warmer page cache
+                List<String> engines = new ArrayList<>(List.of("hangar", "rocketmq"));
+                Collections.shuffle(engines, order);
+                for (String engine : engines) {
+                    runs.add(BenchRun.run(engine, factory(engine), w, round, dir));
+                    settle();
+                }
             }
         }
         String command = "bench/run.sh" + (args.length == 0 ? "" : " " + String.join(" ", args));
@@ -93,16 +98,27 @@ public final class BenchMain {
         System.exit(0);
     }
 
-    /** One unrecorded run per engine, so the first measured run does not pay for class loading and the JIT. */
-    private static void warmUp(Workload first, Path dir) throws Exception {
-        Workload w = new Workload(first.name() + "-warmup", first.title(), first.messageSize(), first.threads(),
-                Math.max(first.threads() * first.batchSize(), first.messages() / 10), first.batchSize(),
-                first.syncFlush(), first.lock(), first.transientPool());
-        LOG.info("warming up both engines with {} messages ({})", w.effectiveMessages(), first.title());
-        BenchRun.run("hangar", (d, wl) -> new HangarEngine(d, wl, COMMIT_LOG_FILE_SIZE), w, 0, dir);
-        settle();
-        BenchRun.run("rocketmq", (d, wl) -> new RocketMqEngine(d, wl, COMMIT_LOG_FILE_SIZE), w, 0, dir);
-        settle();
+    /** The seed of the engine order, printed in the report so a run can be repeated in the same order. */
+    static final long ORDER_SEED = 20261130L;
+
+    private static BenchRun.EngineFactory factory(String engine) {
+        return engine.equals("hangar")
+                ? (d, wl) -> new HangarEngine(d, wl, COMMIT_LOG_FILE_SIZE)
+                : (d, wl) -> new RocketMqEngine(d, wl, COMMIT_LOG_FILE_SIZE);
+    }
+
+    /**
+     * One unrecorded run per engine before every workload (a tenth of its messages), so no measured run pays for
+     * class loading, the JIT of that workload's paths, or a cold page cache.
+     */
+    private static void warmUp(Workload w, Path dir) throws Exception {
+        Workload warm = w.resized(w.name() + "-warmup",
+                Math.max(w.threads() * w.batchSize(), w.messages() / 10));
+        LOG.info("warming up both engines with {} messages ({})", warm.effectiveMessages(), w.title());
+        for (String engine : List.of("hangar", "rocketmq")) {
+            BenchRun.run(engine, factory(engine), warm, 0, dir);
+            settle();
+        }
     }
 
     /** Lets the previous run's buffers be collected and its files be unmapped before the next run. */

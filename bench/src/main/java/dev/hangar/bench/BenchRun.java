@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -39,7 +42,7 @@ public final class BenchRun {
         try {
             BenchEngine engine = factory.open(dir, w);
             try {
-                return measure(engine, w, round);
+                return measure(engine, w, round, dir);
             } finally {
                 engine.close();
             }
@@ -48,7 +51,7 @@ public final class BenchRun {
         }
     }
 
-    private static RunResult measure(BenchEngine engine, Workload w, int round) throws Exception {
+    private static RunResult measure(BenchEngine engine, Workload w, int round, Path dir) throws Exception {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         int n = w.threads();
@@ -74,6 +77,10 @@ public final class BenchRun {
                     Thread.currentThread().interrupt();
                     return;
                 }
+                if (w.inflight() > 1) {
+                    allocated[thread] = putInFlight(putter, w, thread, lat, failures, threads);
+                    return;
+                }
                 for (int c = 0; c < w.callsPerThread(); c++) {
                     int first = w.first(thread, c);
                     putter.prepare(first);
@@ -93,6 +100,7 @@ public final class BenchRun {
             writer.start();
         }
         System.gc();
+        StoreThreadAllocation storeThreads = StoreThreadAllocation.start(threads, writers);
         long begin = System.nanoTime();
         start.countDown();
         for (Thread writer : writers) {
@@ -101,6 +109,8 @@ public final class BenchRun {
         long putsDone = System.nanoTime();
         awaitReadable(engine, w, begin);
         long readable = System.nanoTime();
+        long storeThreadBytes = storeThreads.allocatedSinceStart();
+        long diskBytes = DiskUsage.of(dir);
         putters.clear();
 
         LatencyRecorder all = new LatencyRecorder();
@@ -114,19 +124,65 @@ public final class BenchRun {
         int messages = w.effectiveMessages();
         RunResult r = new RunResult(engine.name(), w.name(), round, messages, w.messageSize(), readable - begin,
                 putsDone - begin, readable - putsDone, all.percentile(0.50), all.percentile(0.99),
-                all.percentile(0.999), all.maxNanos(), (double) totalAlloc / messages, heap, failures.get());
-        LOG.info("{} {} round {}: {} msg/s, p99.9 {} us, dispatch {} ms, {} B/msg allocated, {} failures",
+                all.percentile(0.999), all.maxNanos(), (double) totalAlloc / messages,
+                (double) (totalAlloc + storeThreadBytes) / messages, diskBytes, heap, failures.get());
+        LOG.info("{} {} round {}: {} msg/s, p99.9 {} us, dispatch {} ms, {} B/msg allocated by the caller, {} B/msg "
+                        + "by every store thread, {} MiB on disk, {} failures",
                 w.name(), engine.name(), round, Math.round(r.messagesPerSecond()), r.p999Nanos() / 1000,
-                r.dispatchNanos() / 1_000_000, Math.round(r.allocPerMessage()), r.failures());
+                r.dispatchNanos() / 1_000_000, Math.round(r.allocPerMessage()), Math.round(r.allocAllThreadsPerMessage()),
+                diskBytes >> 20, r.failures());
         return r;
+    }
+
+    /** A put in flight: when it was called and its answer. */
+    private record InFlight(long calledNanos, CompletableFuture<Boolean> answer) {
+    }
+
+    /**
+     * One writer keeping {@code w.inflight()} async puts outstanding: it calls until that many are unanswered, then
+     * waits for the oldest. Latency is from call to answer; allocation counts only inside the calls.
+     */
+    private static long putInFlight(BenchEngine.Putter putter, Workload w, int thread, LatencyRecorder lat,
+                                    AtomicLong failures, com.sun.management.ThreadMXBean threads) {
+        ArrayDeque<InFlight> pending = new ArrayDeque<>(w.inflight());
+        long alloc = 0;
+        for (int c = 0; c < w.callsPerThread(); c++) {
+            int first = w.first(thread, c);
+            putter.prepare(first);
+            long a0 = threads.getCurrentThreadAllocatedBytes();
+            long t0 = System.nanoTime();
+            CompletableFuture<Boolean> answer = putter.putAsync(first);
+            alloc += threads.getCurrentThreadAllocatedBytes() - a0;
+            pending.addLast(new InFlight(t0, answer));
+            if (pending.size() >= w.inflight()) {
+                settle(pending.removeFirst(), lat, failures);
+            }
+        }
+        while (!pending.isEmpty()) {
+            settle(pending.removeFirst(), lat, failures);
+        }
+        return alloc;
+    }
+
+    private static void settle(InFlight put, LatencyRecorder lat, AtomicLong failures) {
+        boolean ok;
+        try {
+            ok = put.answer().get(READABLE_BOUND_NANOS, TimeUnit.NANOSECONDS);
+        } catch (Exception e) {
+            ok = false;
+        }
+        lat.record(System.nanoTime() - put.calledNanos());
+        if (!ok) {
+            failures.incrementAndGet();
+        }
     }
 
     /** Polls until the queues hold every message and every sampled key is found by a key query. */
     private static void awaitReadable(BenchEngine engine, Workload w, long begin) throws InterruptedException {
         int messages = w.effectiveMessages();
-        List<String> pending = new ArrayList<>();
+        List<Integer> pending = new ArrayList<>();
         for (int i = 0; i < KEY_SAMPLE; i++) {
-            pending.add(Workload.key((int) ((long) i * (messages - 1) / (KEY_SAMPLE - 1))));
+            pending.add((int) ((long) i * (messages - 1) / (KEY_SAMPLE - 1)));
         }
         while (true) {
             if (engine.readableByOffset() >= messages) {
@@ -137,7 +193,7 @@ public final class BenchRun {
             }
             if (System.nanoTime() - begin > READABLE_BOUND_NANOS) {
                 throw new IllegalStateException(engine.name() + " " + w.name() + ": only " + engine.readableByOffset()
-                        + " of " + messages + " messages readable by offset, keys not found: " + pending);
+                        + " of " + messages + " messages readable by offset, keys of messages not found: " + pending);
             }
             Thread.sleep(1);
         }

@@ -20,7 +20,7 @@ public final class HangarEngine implements BenchEngine {
                 .set("mappedFileSizeCommitLog", Integer.toString(commitLogFileSize), "bench")
                 .set("flushDiskType", w.syncFlush() ? "SYNC_FLUSH" : "ASYNC_FLUSH", "bench");
         if (w.lock() != Workload.Lock.DEFAULT) {
-            b.set("putMessageLock", w.lock() == Workload.Lock.SPIN ? "spin" : "reentrant", "bench");
+            b.set("putMessageLock", w.lock().name().toLowerCase(java.util.Locale.ROOT), "bench");
         }
         if (w.transientPool()) {
             b.set("mappedFile", "transient-pool", "bench").set("transientStorePoolSize", "3", "bench");
@@ -42,13 +42,19 @@ public final class HangarEngine implements BenchEngine {
             return new Putter() {
                 @Override
                 public void prepare(int first) {
-                    m.queueId(workload.queueOf(first)).property(MessageConst.KEYS, Workload.key(first))
+                    m.topic(workload.topicOf(first)).queueId(workload.queueOf(first))
+                            .property(MessageConst.KEYS, Workload.key(first))
                             .bornTimestamp(System.currentTimeMillis());
                 }
 
                 @Override
                 public boolean put(int first) {
                     return store.putMessage(m).isOk();
+                }
+
+                @Override
+                public java.util.concurrent.CompletableFuture<Boolean> putAsync(int first) {
+                    return store.asyncPutMessage(m).thenApply(r -> r.isOk());
                 }
             };
         }
@@ -60,8 +66,9 @@ public final class HangarEngine implements BenchEngine {
             @Override
             public void prepare(int first) {
                 int queue = workload.queueOf(first);
+                String topic = workload.topicOf(first);
                 for (int j = 0; j < batch.size(); j++) {
-                    batch.get(j).queueId(queue).property(MessageConst.KEYS, Workload.key(first + j));
+                    batch.get(j).topic(topic).queueId(queue).property(MessageConst.KEYS, Workload.key(first + j));
                 }
             }
 
@@ -69,21 +76,29 @@ public final class HangarEngine implements BenchEngine {
             public boolean put(int first) {
                 return store.putMessages(batch).isOk();
             }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Boolean> putAsync(int first) {
+                return store.asyncPutMessages(batch).thenApply(r -> r.isOk());
+            }
         };
     }
 
     @Override
     public long readableByOffset() {
         long sum = 0;
-        for (int q = 0; q < Workload.QUEUES; q++) {
-            sum += store.getMaxOffsetInQueue(Workload.TOPIC, q);
+        for (String topic : workload.topicNames()) {
+            for (int q = 0; q < Workload.QUEUES; q++) {
+                sum += store.getMaxOffsetInQueue(topic, q);
+            }
         }
         return sum;
     }
 
     @Override
-    public boolean findsKey(String key) {
-        return !store.queryMessage(Workload.TOPIC, key, 1, 0, Long.MAX_VALUE).messages().isEmpty();
+    public boolean findsKey(int message) {
+        return !store.queryMessage(workload.topicOf(message), Workload.key(message), 1, 0, Long.MAX_VALUE).messages()
+                .isEmpty();
     }
 
     @Override

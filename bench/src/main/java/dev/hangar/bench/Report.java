@@ -36,18 +36,38 @@ public final class Report {
             new Figure("put latency p99.9 (µs)", r -> r.p999Nanos() / 1e3, "%,.1f", false),
             new Figure("put latency max (µs)", r -> r.maxNanos() / 1e3, "%,.0f", false),
             new Figure("dispatch after last put (ms)", r -> r.dispatchNanos() / 1e6, "%,.1f", false),
-            new Figure("allocated per message (B)", RunResult::allocPerMessage, "%,.0f", false),
+            new Figure("allocated per message, put caller (B)", RunResult::allocPerMessage, "%,.0f", false),
+            new Figure("allocated per message, all store threads (B)", RunResult::allocAllThreadsPerMessage, "%,.0f",
+                    false),
+            new Figure("disk used when readable (MiB)", r -> r.diskBytes() / 1048576.0, "%,.1f", false),
             new Figure("heap used after GC (MiB)", r -> r.heapUsed() / 1048576.0, "%,.1f", false),
             new Figure("failed puts", r -> r.failures(), "%,.0f", false));
 
     /** The median of {@code f} over the rounds of {@code workload} on {@code engine}; NaN without runs. */
     public double median(String workload, String engine, ToDoubleFunction<RunResult> f) {
-        double[] v = runs.stream().filter(r -> r.workload().equals(workload) && r.engine().equals(engine))
-                .mapToDouble(f).sorted().toArray();
+        double[] v = values(workload, engine, f);
         if (v.length == 0) {
             return Double.NaN;
         }
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private double[] values(String workload, String engine, ToDoubleFunction<RunResult> f) {
+        return runs.stream().filter(r -> r.workload().equals(workload) && r.engine().equals(engine))
+                .mapToDouble(f).sorted().toArray();
+    }
+
+    /** "median (min–max)" of a figure over the rounds, or — without runs. */
+    private String spread(String workload, String engine, Figure f) {
+        double[] v = values(workload, engine, f.value());
+        if (v.length == 0) {
+            return "—";
+        }
+        String median = fmt(f.format(), median(workload, engine, f.value()));
+        if (v.length == 1) {
+            return median;
+        }
+        return median + " (" + fmt(f.format(), v[0]) + "–" + fmt(f.format(), v[v.length - 1]) + ")";
     }
 
     public String markdown() {
@@ -61,7 +81,8 @@ public final class Report {
         md.append("- OS: ").append(machine.os()).append("\n\n");
         md.append("## Method\n\n").append(Method.TEXT.formatted(rounds)).append('\n');
         md.append("## Targets\n\n").append(targets()).append('\n');
-        md.append("## Results (medians of ").append(rounds).append(" rounds; ratio = Hangar / RocketMQ)\n\n");
+        md.append("## Results (median (min–max) of ").append(rounds)
+                .append(" rounds; ratio = Hangar / RocketMQ of the medians)\n\n");
         for (Workload w : workloads) {
             md.append("### ").append(w.name()).append(" — ").append(w.title()).append(" (")
                     .append(String.format(Locale.ROOT, "%,d", w.effectiveMessages())).append(" messages)\n\n");
@@ -69,19 +90,21 @@ public final class Report {
             for (Figure f : FIGURES) {
                 double h = median(w.name(), "hangar", f.value());
                 double r = median(w.name(), "rocketmq", f.value());
-                md.append("| ").append(f.name()).append(" | ").append(fmt(f.format(), h)).append(" | ")
-                        .append(fmt(f.format(), r)).append(" | ").append(ratio(h, r)).append(" |\n");
+                md.append("| ").append(f.name()).append(" | ").append(spread(w.name(), "hangar", f)).append(" | ")
+                        .append(spread(w.name(), "rocketmq", f)).append(" | ").append(ratio(h, r)).append(" |\n");
             }
             md.append('\n');
         }
         md.append("## Every run\n\n");
-        md.append("| workload | engine | round | messages/s | p50 µs | p99 µs | p99.9 µs | max µs | dispatch ms | B/msg | failed |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| workload | engine | round | messages/s | p50 µs | p99 µs | p99.9 µs | max µs | dispatch ms "
+                + "| B/msg caller | B/msg all threads | disk MiB | failed |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult r : runs) {
-            md.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.1f | %,.1f | %,.1f | %,.0f | %,.1f | %,.0f | %d |%n",
+            md.append(String.format(Locale.ROOT,
+                    "| %s | %s | %d | %,.0f | %,.1f | %,.1f | %,.1f | %,.0f | %,.1f | %,.0f | %,.0f | %,.1f | %d |%n",
                     r.workload(), r.engine(), r.round(), r.messagesPerSecond(), r.p50Nanos() / 1e3,
                     r.p99Nanos() / 1e3, r.p999Nanos() / 1e3, r.maxNanos() / 1e3, r.dispatchNanos() / 1e6,
-                    r.allocPerMessage(), r.failures()));
+                    r.allocPerMessage(), r.allocAllThreadsPerMessage(), r.diskBytes() / 1048576.0, r.failures()));
         }
         return md.toString();
     }
@@ -97,16 +120,37 @@ public final class Report {
         double p999 = median("async-1k-4t", "hangar", RunResult::p999Nanos)
                 / median("async-1k-4t", "rocketmq", RunResult::p999Nanos);
         row(t, "async 1 KiB, 4 threads: Hangar p99.9 ≤ 1/5 of RocketMQ's", p999, 0.2, false, "x of RocketMQ's");
-        double spin = median("async-1k-16t-spin", "hangar", RunResult::messagesPerSecond)
+        double oneThread = median("async-1k-1t", "hangar", RunResult::messagesPerSecond)
+                / median("async-1k-1t", "rocketmq", RunResult::messagesPerSecond);
+        row(t, "async 1 KiB, 1 thread: Hangar ≥ 5x RocketMQ messages/s", oneThread, 5, true, "x");
+        double inflight = median("sync-1k-4t-inflight256", "hangar", RunResult::messagesPerSecond)
+                / median("sync-1k-4t-inflight256", "rocketmq", RunResult::messagesPerSecond);
+        row(t, "sync flush, 4 threads × 256 in flight: Hangar ≥ 3x RocketMQ messages/s", inflight, 3, true, "x");
+        double adaptive = median("async-1k-16t-adaptive", "hangar", RunResult::messagesPerSecond)
                 / median("async-1k-16t-reentrant", "hangar", RunResult::messagesPerSecond);
-        row(t, "16 threads: Hangar's spin lock ≥ 0.8x its reentrant lock (within 20 %)", spin, 0.8, true, "x");
+        row(t, "16 threads: Hangar's adaptive lock ≥ 0.8x its reentrant lock (within 20 %)", adaptive, 0.8, true,
+                "x");
+        double manyQueues = median("many-queues-256b-4t", "hangar", RunResult::messagesPerSecond)
+                / median("many-queues-256b-4t", "rocketmq", RunResult::messagesPerSecond);
+        row(t, "1 000 topics × 8 queues, 256 B, 4 threads: Hangar ≥ 2x RocketMQ messages/s", manyQueues, 2, true,
+                "x");
         double alloc = 0;
         for (Workload w : workloads) {
             if (w.batchSize() == 1) {
                 alloc = Math.max(alloc, median(w.name(), "hangar", RunResult::allocPerMessage));
             }
         }
-        row(t, "Hangar allocates ≤ 64 B per single put (worst single-put workload)", alloc, 64, false, " B");
+        row(t, "Hangar allocates ≤ 64 B per single put (worst single-put workload, put caller)", alloc, 64, false,
+                " B");
+        double allThreads = 0;
+        for (Workload w : workloads) {
+            if (w.batchSize() == 1) {
+                allThreads = Math.max(allThreads,
+                        median(w.name(), "hangar", RunResult::allocAllThreadsPerMessage));
+            }
+        }
+        row(t, "Hangar allocates ≤ 64 B per single put (worst single-put workload, all store threads)", allThreads,
+                64, false, " B");
         return t.toString();
     }
 

@@ -41,6 +41,7 @@ public final class RocketMqEngine implements BenchEngine {
         c.setMappedFileSizeCommitLog(commitLogFileSize);
         c.setFlushDiskType(w.syncFlush() ? FlushDiskType.SYNC_FLUSH : FlushDiskType.ASYNC_FLUSH);
         if (w.lock() != Workload.Lock.DEFAULT) {
+            // RocketMQ has no adaptive lock: the ADAPTIVE row runs its pure spin lock
             c.setUseReentrantLockWhenPutMessage(w.lock() == Workload.Lock.REENTRANT);
         }
         if (w.transientPool()) {
@@ -83,6 +84,7 @@ public final class RocketMqEngine implements BenchEngine {
                     // what the broker's send processor hands the store: the properties already a string
                     props.put(MessageConst.PROPERTY_KEYS, Workload.key(first));
                     m.setPropertiesString(MessageDecoder.messageProperties2String(props));
+                    m.setTopic(workload.topicOf(first));
                     m.setQueueId(workload.queueOf(first));
                     m.setBornTimestamp(System.currentTimeMillis());
                 }
@@ -91,6 +93,11 @@ public final class RocketMqEngine implements BenchEngine {
                 public boolean put(int first) {
                     PutMessageResult r = store.putMessage(m);
                     return r != null && r.isOk();
+                }
+
+                @Override
+                public java.util.concurrent.CompletableFuture<Boolean> putAsync(int first) {
+                    return store.asyncPutMessage(m).thenApply(r -> r != null && r.isOk());
                 }
             };
         }
@@ -115,6 +122,7 @@ public final class RocketMqEngine implements BenchEngine {
                     batch.get(j).setKeys(Workload.key(first + j));
                 }
                 b.setBody(MessageDecoder.encodeMessages(batch));
+                b.setTopic(workload.topicOf(first));
                 b.setQueueId(workload.queueOf(first));
                 b.setBornTimestamp(System.currentTimeMillis());
             }
@@ -124,21 +132,29 @@ public final class RocketMqEngine implements BenchEngine {
                 PutMessageResult r = store.putMessages(b);
                 return r != null && r.isOk();
             }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Boolean> putAsync(int first) {
+                return store.asyncPutMessages(b).thenApply(r -> r != null && r.isOk());
+            }
         };
     }
 
     @Override
     public long readableByOffset() {
         long sum = 0;
-        for (int q = 0; q < Workload.QUEUES; q++) {
-            sum += store.getMaxOffsetInQueue(Workload.TOPIC, q);
+        for (String topic : workload.topicNames()) {
+            for (int q = 0; q < Workload.QUEUES; q++) {
+                sum += store.getMaxOffsetInQueue(topic, q);
+            }
         }
         return sum;
     }
 
     @Override
-    public boolean findsKey(String key) {
-        QueryMessageResult r = store.queryMessage(Workload.TOPIC, key, 1, 0, Long.MAX_VALUE);
+    public boolean findsKey(int message) {
+        QueryMessageResult r = store.queryMessage(workload.topicOf(message), Workload.key(message), 1, 0,
+                Long.MAX_VALUE);
         try {
             return !r.getMessageBufferList().isEmpty();
         } finally {

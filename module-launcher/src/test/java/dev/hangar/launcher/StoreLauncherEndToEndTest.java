@@ -321,6 +321,27 @@ class StoreLauncherEndToEndTest {
     }
 
     @Test
+    void benchWithPutsInFlightUnderSyncFlushAnswersEveryPutAndKeepsQueueOrder() {
+        LauncherRun bench = onStore("-DflushDiskType=SYNC_FLUSH", "bench", "--messages", "3000", "--size", "100",
+                "--threads", "2", "--queues", "1", "--inflight", "64", "--json");
+        assertEquals(0, bench.code(), bench.toString());
+        Map<String, Object> figures = json(bench.lines().get(0));
+        assertEquals(3000L, figures.get("messages"));
+        assertEquals(64L, figures.get("inflight"));
+        assertEquals(0L, figures.get("failed"));
+        LauncherRun get = onStore("get", "--topic", "BenchTopic0", "--queue", "0", "--max", "5000", "--json");
+        assertEquals(3000, get.lines().size(), get.toString());
+        assertEquals(2999L, json(get.lines().get(2999)).get("queueOffset"));
+    }
+
+    @Test
+    void benchRefusesAnInflightOutsideItsRange() {
+        LauncherRun bench = onStore("bench", "--messages", "10", "--inflight", "0");
+        assertEquals(2, bench.code(), bench.toString());
+        assertTrue(bench.errorLines().get(0).contains("--inflight"), bench.toString());
+    }
+
+    @Test
     void benchTakesDefinitionsGivenBeforeTheCommand() {
         LauncherRun bench = onStore("-DflushDiskType=SYNC_FLUSH", "bench", "--messages", "200", "--size", "100",
                 "--threads", "2", "--json");

@@ -61,7 +61,7 @@ class PutPathTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"spin", "reentrant"})
+    @ValueSource(strings = {"spin", "adaptive", "reentrant"})
     void eightThreadsGetContiguousQueueOffsetsWithEachLock(String lock) throws Exception {
         int threads = 8;
         int perThread = 500;

@@ -148,4 +148,28 @@ class RecordFormatTest {
         assertEquals(RecordDecoder.Kind.END, RecordDecoder.check(ByteBuffer.allocate(64), 0, 64, true).kind(),
                 "zeros are the end of the log");
     }
+
+    @Test
+    void theDispatchViewCarriesTheTagHashKeysAndUniqueKeyDecodedInOnePass() {
+        for (String tag : new String[] {"TAG1", "标签"}) {
+            Message m = new Message("FooBar", "x".getBytes(StandardCharsets.UTF_8)).queueId(1).keys("k1", "k2")
+                    .tags(tag);
+            m.property("TAGSX", "decoy");
+            m.property(dev.hangar.spi.message.MessageConst.UNIQ_KEY, "U-1");
+            dev.hangar.spi.dispatch.DispatchRequest r = RecordDecoder.toDispatchRequest(
+                    encodeStamped(m, STORE_V4, 5, 2000, 777L), 0);
+            assertEquals("FooBar", r.topic());
+            assertEquals(tag.hashCode(), r.tagsCode(), tag);
+            assertEquals("k1 k2", r.keys());
+            assertEquals("U-1", r.uniqKey());
+            assertEquals(2000, r.commitLogOffset());
+            assertEquals(5, r.consumeQueueOffset());
+            assertEquals("decoy", r.properties().get("TAGSX"));
+        }
+        dev.hangar.spi.dispatch.DispatchRequest bare = RecordDecoder.toDispatchRequest(
+                encodeStamped(new Message("FooBar", new byte[1]), STORE_V4, 0, 0, 1L), 0);
+        assertEquals(0, bare.tagsCode());
+        assertEquals(null, bare.keys());
+        assertEquals(null, bare.uniqKey());
+    }
 }

@@ -35,6 +35,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView {
     private static final Logger LOG = LoggerFactory.getLogger(IndexDispatcher.class);
+    /** Separates the keys of the KEYS property (RocketMQ's MessageConst.KEY_SEPARATOR). */
+    private static final char KEY_SEPARATOR = ' ';
 
     private final Path dir;
     private final int slotCount;
@@ -115,36 +117,43 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
         if (!enabled || MessageSysFlag.transactionType(request.sysFlag()) == MessageSysFlag.TRANSACTION_ROLLBACK_TYPE) {
             return;
         }
-        List<String> keys = keysOf(request);
-        if (keys.isEmpty()) {
+        String uniqKey = request.uniqKey();
+        String userKeys = request.keys();
+        boolean hasUniqKey = uniqKey != null && !uniqKey.isEmpty();
+        if (!hasUniqKey && (userKeys == null || userKeys.isEmpty())) {
             return;
         }
         IndexFile file = writableFile();
         if (alreadyIndexed(file, request.commitLogOffset())) {
             return;
         }
-        for (String key : keys) {
-            String indexKey = IndexFileFormat.indexKey(request.topic(), key);
-            while (!file.putKey(indexKey, request.commitLogOffset(), request.storeTimestamp())) {
-                file = roll(file);
+        // hashes straight from the key characters: no split, no topic#key strings (see IndexKeyHash)
+        int prefix = IndexKeyHash.prefix(request.topic());
+        if (hasUniqKey) {
+            file = putKey(file, IndexKeyHash.of(prefix, uniqKey, 0, uniqKey.length()), request);
+        }
+        if (userKeys != null) {
+            int length = userKeys.length();
+            for (int start = 0; start < length; ) {
+                int end = userKeys.indexOf(KEY_SEPARATOR, start);
+                if (end < 0) {
+                    end = length;
+                }
+                if (end > start) {
+                    file = putKey(file, IndexKeyHash.of(prefix, userKeys, start, end), request);
+                }
+                start = end + 1;
             }
         }
     }
 
-    private static List<String> keysOf(DispatchRequest request) {
-        List<String> keys = new ArrayList<>(2);
-        if (request.uniqKey() != null && !request.uniqKey().isEmpty()) {
-            keys.add(request.uniqKey());
+    /** Adds one key hash, rolling to a new file when full; returns the file written. */
+    private IndexFile putKey(IndexFile file, int keyHash, DispatchRequest request) {
+        IndexFile target = file;
+        while (!target.putKeyHash(keyHash, request.commitLogOffset(), request.storeTimestamp())) {
+            target = roll(target);
         }
-        String userKeys = request.keys();
-        if (userKeys != null && !userKeys.isEmpty()) {
-            for (String key : userKeys.split(" ")) {
-                if (!key.isEmpty()) {
-                    keys.add(key);
-                }
-            }
-        }
-        return keys;
+        return target;
     }
 
     /**

@@ -146,13 +146,17 @@ final class IndexFile {
 
     /** Adds a key for the record at {@code phyOffset}; false when the file is full. */
     boolean putKey(String indexKey, long phyOffset, long storeTimestamp) {
+        return putKeyHash(IndexFileFormat.keyHash(indexKey), phyOffset, storeTimestamp);
+    }
+
+    /** Adds a key by its {@link IndexFileFormat#keyHash hash}; false when the file is full. */
+    boolean putKeyHash(int keyHash, long phyOffset, long storeTimestamp) {
         lock.writeLock().lock();
         try {
             int index = indexCount;
             if (index >= entryCapacity) {
                 return false;
             }
-            int keyHash = IndexFileFormat.keyHash(indexKey);
             int slotPosition = IndexFileFormat.slotPosition(IndexFileFormat.slotOf(keyHash, slotCount));
             int previous = buffer.getInt(slotPosition);
             if (previous < FIRST_ENTRY_INDEX || previous >= index) {

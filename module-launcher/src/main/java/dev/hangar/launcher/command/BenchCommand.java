@@ -72,6 +72,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Fixed arrival rate in messages/s across all threads; 0 = as fast as possible (default)")
     private int rate;
 
+    @Option(names = "--inflight", paramLabel = "N", defaultValue = "1",
+            description = "asyncPutMessage calls each thread keeps outstanding (default ${DEFAULT-VALUE}: closed loop)")
+    private int inflight;
+
     @Option(names = "--json", description = "One JSON object")
     private boolean json;
 
@@ -146,6 +150,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (batch < 1 || batch > 1024) {
             problems.add("--batch must be from 1 to 1024");
         }
+        if (inflight < 1 || inflight > 65_536) {
+            problems.add("--inflight must be from 1 to 65536");
+        }
         if (rate < 0) {
             problems.add("--rate must be 0 (as fast as possible) or more");
         }
@@ -153,7 +160,7 @@ public final class BenchCommand implements Callable<Integer> {
             throw new LauncherException(String.join("; ", problems), null, StoreLauncher.EXIT_USAGE);
         }
         int count = duration != null ? 0 : messages != null ? messages : DEFAULT_MESSAGES;
-        return new Plan(count, duration != null ? duration : 0, size, threads, topics, queues, batch, rate);
+        return new Plan(count, duration != null ? duration : 0, size, threads, topics, queues, batch, rate, inflight);
     }
 
     private static long[] maxOffsets(DefaultMessageStore store, Plan plan) {

@@ -15,7 +15,7 @@ import java.util.Map;
  * The figures of one {@code bench} run, as one JSON object or a table. Fields of the JSON object:
  * <ul>
  *   <li>{@code messages} (put calls' messages), {@code failed}, {@code statuses{STATUS: n}};</li>
- *   <li>the workload: {@code size, threads, topics, queues, batch, rate} (target messages/s, 0 = unthrottled),
+ *   <li>the workload: {@code size, threads, topics, queues, batch, inflight, rate} (target messages/s, 0 = unthrottled),
  *       {@code durationSeconds} (0 when a number of messages was asked);</li>
  *   <li>{@code putSeconds, putTps, mbPerSecond} (MiB of bodies per second of putting), {@code dispatchedSeconds}
  *       (from the first put until every message is readable by queue offset and by key);</li>
@@ -45,6 +45,7 @@ final class BenchReport {
         figures.put("topics", plan.topics());
         figures.put("queues", plan.queues());
         figures.put("batch", plan.batch());
+        figures.put("inflight", plan.inflight());
         figures.put("rate", plan.rate());
         figures.put("durationSeconds", plan.durationSeconds());
         figures.put("putSeconds", round(putSeconds, 3));
@@ -85,6 +86,7 @@ final class BenchReport {
                 + " failed " + figures.get("statuses"));
         row(out, "workload", figures.get("threads") + " threads, " + figures.get("topics") + " topic(s) x "
                 + figures.get("queues") + " queues, batch " + figures.get("batch")
+                + (((Number) figures.get("inflight")).intValue() > 1 ? ", " + figures.get("inflight") + " in flight" : "")
                 + (((Number) figures.get("rate")).longValue() > 0 ? ", rate " + figures.get("rate") + " msg/s" : "")
                 + (((Number) figures.get("durationSeconds")).longValue() > 0 ? ", for " + figures.get("durationSeconds") + " s" : ""));
         row(out, "put", figures.get("putSeconds") + " s, " + figures.get("putTps") + " msg/s, "

@@ -5,10 +5,12 @@ import dev.hangar.spi.store.MessageStore;
 import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.spi.store.PutMessageStatus;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -27,6 +29,9 @@ import java.util.concurrent.locks.LockSupport;
  * when the call began. So when the store stalls, the messages that should have been sent meanwhile count their
  * wait too (no coordinated omission). Without a rate, latency is from the call.
  *
+ * <p>With {@code inflight} N > 1 each thread keeps N {@code asyncPutMessage(s)} calls outstanding: it issues puts
+ * until N are unanswered, then waits for the oldest; a put's latency runs from its call (or due time) to its answer.
+ *
  * <p>Each thread keeps its own tallies (latencies, statuses, sampled chunks), merged after the joins; only the
  * live totals the progress line reads are shared. Run once per instance from one thread.
  */
@@ -43,7 +48,13 @@ final class BenchWorkload {
      * @param durationSeconds how long to put when {@code messages} is 0
      * @param rate            messages per second across all threads, or 0 for as fast as possible
      */
-    record Plan(int messages, int durationSeconds, int size, int threads, int topics, int queues, int batch, int rate) {
+    record Plan(int messages, int durationSeconds, int size, int threads, int topics, int queues, int batch, int rate,
+                int inflight) {
+        /** One put outstanding per thread (a closed loop). */
+        Plan(int messages, int durationSeconds, int size, int threads, int topics, int queues, int batch, int rate) {
+            this(messages, durationSeconds, size, threads, topics, queues, batch, rate, 1);
+        }
+
         boolean bounded() {
             return messages > 0;
         }
@@ -174,42 +185,59 @@ final class BenchWorkload {
         return outcome(System.nanoTime() - startNanos, tallies);
     }
 
+    /** A put whose answer is still to come. */
+    private record Pending(long chunk, long due, int messages, CompletableFuture<PutMessageResult> answer) {
+    }
+
     private void putChunks(Tally tally) {
         long deadline = deadlineNanos;
+        ArrayDeque<Pending> pending = new ArrayDeque<>(plan.inflight());
         for (long chunk = nextChunk.getAndIncrement(); chunk < plan.chunks(); chunk = nextChunk.getAndIncrement()) {
             long due;
             if (plan.rate() > 0) {
                 due = startNanos + plan.dueNanos(chunk);
                 if (deadline != 0 && due - deadline >= 0) {
-                    return;
+                    break;
                 }
                 waitUntil(due);
             } else {
                 due = System.nanoTime();
                 if (deadline != 0 && due - deadline >= 0) {
-                    return;
+                    break;
                 }
             }
             List<Message> messages = messages(chunk);
-            PutMessageStatus status;
+            CompletableFuture<PutMessageResult> answer;
             try {
-                PutMessageResult result = StoreSession.answer(messages.size() == 1
-                        ? store.asyncPutMessage(messages.get(0)) : store.asyncPutMessages(messages), putBound);
-                status = result.status();
-                if (!result.isOk() && result.reason() != null) {
-                    firstError.compareAndSet(null, status + ": " + result.reason());
-                }
+                answer = messages.size() == 1 ? store.asyncPutMessage(messages.get(0))
+                        : store.asyncPutMessages(messages);
             } catch (RuntimeException e) {
-                status = PutMessageStatus.UNKNOWN_ERROR;
-                firstError.compareAndSet(null, e.toString());
+                answer = CompletableFuture.failedFuture(e);
             }
-            tally.latencies.record((System.nanoTime() - due) / 1000);
-            tally.messagesByStatus[status.ordinal()] += messages.size();
-            if (status == PutMessageStatus.PUT_OK) {
-                okPerSlot.addAndGet(plan.slot(plan.topicIndex(chunk), plan.queueId(chunk)), messages.size());
-                okMessagesLive.add(messages.size());
-                tally.sampleOk(chunk);
+            pending.addLast(new Pending(chunk, due, messages.size(), answer));
+            if (pending.size() >= plan.inflight()) {
+                settle(pending.removeFirst(), tally);
             }
+        }
+        while (!pending.isEmpty()) {
+            settle(pending.removeFirst(), tally);
+        }
+    }
+
+    /** Waits for one put's answer and counts it. */
+    private void settle(Pending put, Tally tally) {
+        PutMessageStatus status;
+        PutMessageResult result = StoreSession.answer(put.answer(), putBound);
+        status = result.status();
+        if (!result.isOk() && result.reason() != null) {
+            firstError.compareAndSet(null, status + ": " + result.reason());
+        }
+        tally.latencies.record((System.nanoTime() - put.due()) / 1000);
+        tally.messagesByStatus[status.ordinal()] += put.messages();
+        if (status == PutMessageStatus.PUT_OK) {
+            okPerSlot.addAndGet(plan.slot(plan.topicIndex(put.chunk()), plan.queueId(put.chunk())), put.messages());
+            okMessagesLive.add(put.messages());
+            tally.sampleOk(put.chunk());
         }
     }
 

@@ -14,6 +14,8 @@ import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.mapped.MappedStorage;
 import dev.hangar.spi.mapped.QueueRole;
+import com.sun.management.UnixOperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -53,7 +55,8 @@ public final class DefaultMappedStorage implements MappedStorage {
         this.variant = usePool ? TransientPoolStorageProvider.NAME : MmapStorageProvider.NAME;
         this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
         this.plainFiles = (dir, offset, size) -> new DefaultMappedFile(dir, offset, size, this.nativeMemory);
-        this.consumeQueueMappings = new MappingBudget(config.get(StoreConfigKeys.MAX_MAPPED_CONSUME_QUEUE_FILES));
+        this.consumeQueueMappings = new MappingBudget(
+                withinFileDescriptors(config.get(StoreConfigKeys.MAX_MAPPED_CONSUME_QUEUE_FILES)));
         this.consumeQueueFiles = (dir, offset, size) -> new OnDemandMappedFile(dir, offset, size, this.nativeMemory,
                 consumeQueueMappings);
         if (usePool) {
@@ -70,6 +73,28 @@ public final class DefaultMappedStorage implements MappedStorage {
                 config.get(StoreConfigKeys.WARM_MAPPED_FILE_ENABLE),
                 config.get(StoreConfigKeys.FLUSH_LEAST_PAGES_WHEN_WARM_MAPPED_FILE),
                 AllocateMappedFileService.DEFAULT_WAIT_MILLIS);
+    }
+
+    /**
+     * A mapped ConsumeQueue file also keeps its file open (it is written through the channel), so the budget is
+     * capped at half the process's file-descriptor limit, leaving the rest to the CommitLog, sockets and plugins.
+     */
+    private static int withinFileDescriptors(int configured) {
+        long limit = -1;
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix) {
+            limit = unix.getMaxFileDescriptorCount();
+        }
+        if (limit <= 0 || limit / 2 >= configured) {
+            return configured;
+        }
+        int capped = (int) Math.max(16, limit / 2);
+        if (configured == StoreConfigKeys.MAX_MAPPED_CONSUME_QUEUE_FILES.defaultValue()) {
+            LOG.debug("keeping at most {} ConsumeQueue files mapped: half the open-file limit ({})", capped, limit);
+            return capped;
+        }
+        LOG.warn("maxMappedConsumeQueueFiles={} is more than half the open-file limit ({}): keeping at most {} "
+                + "ConsumeQueue files mapped; raise `ulimit -n` to keep more", configured, limit, capped);
+        return capped;
     }
 
     @Override

@@ -170,20 +170,44 @@ public final class RecordDecoder {
         int bodyLenAt = CommitLogRecordFormat.bodyLengthOffset(sysFlag);
         int topicLenAt = bodyLenAt + 4 + buf.getInt(pos + bodyLenAt);
         int topicLen = buf.get(pos + topicLenAt);
-        String topic = new String(bytes(buf, pos + topicLenAt + 1, topicLen), StandardCharsets.UTF_8);
+        String topic = TopicNames.decode(buf, pos + topicLenAt + 1, topicLen);
         int propsLenAt = topicLenAt + 1 + topicLen;
         int propsLen = buf.getShort(pos + propsLenAt);
         byte[] encodedProperties = bytes(buf, pos + propsLenAt + 2, propsLen);
-        String tags = LazyProperties.find(encodedProperties, TAGS_NAME);
+        // one pass over the properties for the three values dispatch needs
+        int tagsCode = 0;
+        String keys = null;
+        String uniqKey = null;
+        for (int start = 0, n = encodedProperties.length; start < n; ) {
+            int sep = start;
+            while (sep < n && encodedProperties[sep] != LazyProperties.NAME_VALUE_SEPARATOR
+                    && encodedProperties[sep] != LazyProperties.PROPERTY_SEPARATOR) {
+                sep++;
+            }
+            int end = sep;
+            while (end < n && encodedProperties[end] != LazyProperties.PROPERTY_SEPARATOR) {
+                end++;
+            }
+            if (sep < end) {
+                if (LazyProperties.nameIs(encodedProperties, start, sep, TAGS_NAME)) {
+                    tagsCode = LazyProperties.stringHash(encodedProperties, sep + 1, end);
+                } else if (LazyProperties.nameIs(encodedProperties, start, sep, KEYS_NAME)) {
+                    keys = new String(encodedProperties, sep + 1, end - sep - 1, StandardCharsets.UTF_8);
+                } else if (LazyProperties.nameIs(encodedProperties, start, sep, UNIQ_KEY_NAME)) {
+                    uniqKey = new String(encodedProperties, sep + 1, end - sep - 1, StandardCharsets.UTF_8);
+                }
+            }
+            start = end + 1;
+        }
         return new DispatchRequest(topic,
                 buf.getInt(pos + CommitLogRecordFormat.QUEUE_ID_OFFSET),
                 buf.getLong(pos + CommitLogRecordFormat.PHYSICAL_OFFSET_OFFSET),
                 total,
-                tags == null || tags.isEmpty() ? 0 : tags.hashCode(),
+                tagsCode,
                 buf.getLong(pos + CommitLogRecordFormat.storeTimestampOffset(sysFlag)),
                 buf.getLong(pos + CommitLogRecordFormat.QUEUE_OFFSET_OFFSET),
-                LazyProperties.find(encodedProperties, KEYS_NAME),
-                LazyProperties.find(encodedProperties, UNIQ_KEY_NAME),
+                keys,
+                uniqKey,
                 sysFlag,
                 buf.getLong(pos + CommitLogRecordFormat.preparedTransactionOffsetOffset(sysFlag)),
                 new LazyProperties(encodedProperties),

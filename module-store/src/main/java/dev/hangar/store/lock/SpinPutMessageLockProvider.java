@@ -4,7 +4,7 @@ import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.lock.PutMessageLock;
 import dev.hangar.spi.lock.PutMessageLockProvider;
 
-/** {@code spin}: CAS with {@code Thread.onSpinWait()}, backing off to yield and park under contention. */
+/** {@code spin}: a pure CAS spin lock with {@code Thread.onSpinWait()}, as RocketMQ's spin lock. */
 public final class SpinPutMessageLockProvider implements PutMessageLockProvider {
     @Override
     public String name() {
@@ -13,7 +13,7 @@ public final class SpinPutMessageLockProvider implements PutMessageLockProvider 
 
     @Override
     public String description() {
-        return "CAS spin lock with onSpinWait, backing off under contention";
+        return "pure CAS spin lock with onSpinWait (as RocketMQ's); best with no more writers than cores";
     }
 
     @Override

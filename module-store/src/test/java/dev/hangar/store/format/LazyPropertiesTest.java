@@ -35,4 +35,28 @@ class LazyPropertiesTest {
         assertEquals(props, lazy);
         assertEquals("✓", lazy.get("ünï"));
     }
+
+    @Test
+    void theTagsCodeFromBytesEqualsTheStringHashForAsciiAndNonAsciiTags() {
+        for (String tag : new String[] {"TagA", "bench", "a", "ünï", "中文-tag", "x y z"}) {
+            byte[] encoded = bytes("KEYS\u0001k\u0002TAGS\u0001" + tag + "\u0002UNIQ_KEY\u0001U");
+            assertEquals(tag.hashCode(), LazyProperties.hashOf(encoded, bytes("TAGS")), tag);
+            assertEquals(tag.hashCode(), LazyProperties.hashOf(bytes("TAGS\u0001" + tag), bytes("TAGS")), tag);
+        }
+        assertEquals(0, LazyProperties.hashOf(bytes("KEYS\u0001k"), bytes("TAGS")), "absent");
+        assertEquals(0, LazyProperties.hashOf(bytes("TAGS\u0001\u0002KEYS\u0001k"), bytes("TAGS")), "empty");
+    }
+
+    @Test
+    void topicNamesAreDecodedOnceAndTellApartNamesThatShareASlot() {
+        java.nio.ByteBuffer a = java.nio.ByteBuffer.wrap(bytes("..TopicA.."));
+        String first = TopicNames.decode(a, 2, 6);
+        assertEquals("TopicA", first);
+        assertEquals(true, first == TopicNames.decode(a, 2, 6), "the cached String is returned");
+        // "Aa" and "BB" have the same String hash: the cache must compare the bytes
+        assertEquals("Aa", TopicNames.decode(java.nio.ByteBuffer.wrap(bytes("Aa")), 0, 2));
+        assertEquals("BB", TopicNames.decode(java.nio.ByteBuffer.wrap(bytes("BB")), 0, 2));
+        assertEquals("Aa", TopicNames.decode(java.nio.ByteBuffer.wrap(bytes("Aa")), 0, 2));
+        assertEquals("Thémen", TopicNames.decode(java.nio.ByteBuffer.wrap(bytes("Thémen")), 0, 7));
+    }
 }
