@@ -56,6 +56,29 @@ final class CheckpointingFlusher {
     }
 
     /**
+     * One round of a periodic flusher: {@code flush(leastPages)}, repeated while it makes progress and the
+     * flushed position is still short of what was written when the round began, at most {@code maxForces}
+     * times. A force stops at the end of a CommitLog file, so without the repeat a backlog of several files
+     * would take one round per file (and grow without bound under load with small files). Returns
+     * {@link #FAILED} if a force threw, else the bytes the flushed position moved.
+     */
+    long flushRound(int leastPages, int maxForces) {
+        long goal = target.maxWrotePosition();
+        long total = 0;
+        for (int i = 0; i < maxForces; i++) {
+            long moved = flush(leastPages);
+            if (moved == FAILED) {
+                return FAILED;
+            }
+            total += moved;
+            if (moved == 0 || target.flushedWhere() >= goal) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    /**
      * Flushes everything up to {@code goal}, calling {@code flush(0)} again while it makes progress (a flush
      * may stop at a file boundary), at most {@code maxFlushes} times. Returns {@link #FAILED} if a force threw,
      * else the flushed position reached.

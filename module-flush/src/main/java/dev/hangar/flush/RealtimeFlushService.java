@@ -31,6 +31,8 @@ final class RealtimeFlushService implements FlushCommitLogService {
     static final CompletableFuture<PutMessageStatus> ACKNOWLEDGED = CompletableFuture.completedFuture(PutMessageStatus.PUT_OK);
 
     private static final Logger LOG = LoggerFactory.getLogger(RealtimeFlushService.class);
+    /** Forces one round may make to work off a backlog that spans several CommitLog files. */
+    static final int MAX_FORCES_PER_ROUND = 64;
 
     private final FlushTarget target;
     private final FlushSettings settings;
@@ -116,7 +118,7 @@ final class RealtimeFlushService implements FlushCommitLogService {
                 break;
             }
             try {
-                flusher.flush(leastPages);
+                flusher.flushRound(leastPages, MAX_FORCES_PER_ROUND);
             } catch (RuntimeException e) {
                 // flush() already handles the target's failures; this is a bug elsewhere: keep the thread alive.
                 LOG.error("{}: unexpected failure in a flush round", worker.name(), e);

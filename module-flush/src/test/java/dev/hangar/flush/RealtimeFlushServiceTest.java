@@ -71,6 +71,21 @@ class RealtimeFlushServiceTest {
     }
 
     @Test
+    void oneRoundWorksOffABacklogThatSpansSeveralFiles() throws Exception {
+        try (FlushFixture f = realtime(3_600_000, 0, 3_600_000, false)) {
+            f.target.maxBytesPerForce = PAGE; // each force stops at a "file" end, as a mapped file queue does
+            f.service.start();
+            pause(50); // let the thread reach its (hour-long) wait: from now on only handle() starts a round
+            long end = f.target.append(10 * PAGE, 1_000);
+
+            f.service.handle(end, false);
+
+            waitFor("one woken round to flush all ten files", () -> f.target.flushedWhere() == end);
+            assertEquals(10, f.target.forces.get());
+        }
+    }
+
+    @Test
     void untimedFlusherIsWokenByHandle() throws Exception {
         try (FlushFixture f = realtime(3_600_000, 0, 3_600_000, false)) {
             f.service.start();
