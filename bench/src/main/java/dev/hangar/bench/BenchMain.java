@@ -76,7 +76,14 @@ public final class BenchMain {
         Files.createDirectories(dir);
         Random order = new Random(ORDER_SEED);
         List<RunResult> runs = new ArrayList<>();
+        List<RawDevice> device = new ArrayList<>();
         for (Workload w : workloads) {
+            // the raw device once per workload: as many samples as workloads, spread over the whole run
+            RawDevice raw = RawDevice.measure(dir);
+            LOG.info("raw device: {} x (4 KiB write + fdatasync)/s, median {} us; 1 MiB write + fdatasync: {} MB/s",
+                    Math.round(raw.fsyncsPerSecond()), raw.fsyncMedianNanos() / 1000,
+                    Math.round(raw.sequentialMbPerSecond()));
+            device.add(raw);
             warmUp(w, dir);
             for (int round = 1; round <= rounds; round++) {
                 // a fresh random engine order each round, so neither engine always runs on a warmer page cache
@@ -89,7 +96,7 @@ public final class BenchMain {
             }
         }
         String command = "bench/run.sh" + (args.length == 0 ? "" : " " + String.join(" ", args));
-        Report report = new Report(Machine.describe(), command, rounds, workloads, runs);
+        Report report = new Report(Machine.describe(), command, rounds, workloads, runs, device);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, report.markdown());
         report.summaryLines().forEach(LOG::info);

@@ -1,6 +1,7 @@
 package dev.hangar.bench;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
@@ -15,8 +16,11 @@ public final class Report {
     private final int rounds;
     private final List<Workload> workloads;
     private final List<RunResult> runs;
+    private final List<RawDevice> device;
 
-    public Report(Machine machine, String command, int rounds, List<Workload> workloads, List<RunResult> runs) {
+    public Report(Machine machine, String command, int rounds, List<Workload> workloads, List<RunResult> runs,
+                  List<RawDevice> device) {
+        this.device = device;
         this.machine = machine;
         this.command = command;
         this.rounds = rounds;
@@ -81,6 +85,7 @@ public final class Report {
         md.append("- OS: ").append(machine.os()).append("\n\n");
         md.append("## Method\n\n").append(Method.TEXT.formatted(rounds)).append('\n');
         md.append("## Targets\n\n").append(targets()).append('\n');
+        md.append("## Raw device (same run)\n\n").append(rawDevice()).append('\n');
         md.append("## Results (median (min–max) of ").append(rounds)
                 .append(" rounds; ratio = Hangar / RocketMQ of the medians)\n\n");
         for (Workload w : workloads) {
@@ -151,6 +156,54 @@ public final class Report {
         }
         row(t, "Hangar allocates ≤ 64 B per single put (worst single-put workload, all store threads)", allThreads,
                 64, false, " B");
+        return t.toString();
+    }
+
+    private static double medianOf(double[] v) {
+        Arrays.sort(v);
+        return v.length == 0 ? Double.NaN
+                : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private static String spreadOf(double[] v, String format) {
+        if (v.length == 0) {
+            return "—";
+        }
+        double[] sorted = v.clone();
+        Arrays.sort(sorted);
+        return fmt(format, medianOf(sorted)) + " (" + fmt(format, sorted[0]) + "–" + fmt(format, sorted[sorted.length - 1])
+                + ")";
+    }
+
+    /** The device rows, and each sync and async workload's Hangar figure as a fraction of them. */
+    private String rawDevice() {
+        double[] fsyncs = device.stream().mapToDouble(RawDevice::fsyncsPerSecond).toArray();
+        double[] fsyncMicros = device.stream().mapToDouble(d -> d.fsyncMedianNanos() / 1e3).toArray();
+        double[] mbs = device.stream().mapToDouble(RawDevice::sequentialMbPerSecond).toArray();
+        StringBuilder t = new StringBuilder("| measure (one sample before each workload) | median (min–max) |\n"
+                + "|---|---:|\n");
+        t.append("| 4 KiB write + fdatasync, per second | ").append(spreadOf(fsyncs, "%,.0f")).append(" |\n");
+        t.append("| 4 KiB write + fdatasync, median latency (µs) | ").append(spreadOf(fsyncMicros, "%,.0f"))
+                .append(" |\n");
+        t.append("| 1 MiB write + fdatasync, MB/s | ").append(spreadOf(mbs, "%,.1f")).append(" |\n\n");
+        double fsyncLatencySeconds = medianOf(fsyncMicros.clone()) / 1e6;
+        double seqMbs = medianOf(mbs.clone());
+        t.append("| workload | Hangar | bound from the device | Hangar as a fraction |\n|---|---:|---:|---:|\n");
+        for (Workload w : workloads) {
+            double h = median(w.name(), "hangar", RunResult::messagesPerSecond);
+            if (Double.isNaN(h)) {
+                continue;
+            }
+            if (w.syncFlush() && w.inflight() == 1) {
+                double bound = w.threads() / fsyncLatencySeconds;
+                t.append(String.format(Locale.ROOT, "| %s | %,.0f msg/s | %,.0f msg/s (%d threads ÷ fdatasync latency) | %.2f |%n",
+                        w.name(), h, bound, w.threads(), h / bound));
+            } else {
+                double mb = median(w.name(), "hangar", RunResult::megabytesPerSecond);
+                t.append(String.format(Locale.ROOT, "| %s | %,.1f MB/s (bodies) | %,.1f MB/s (1 MiB + fdatasync) | %.2f |%n",
+                        w.name(), mb, seqMbs, mb / seqMbs));
+            }
+        }
         return t.toString();
     }
 

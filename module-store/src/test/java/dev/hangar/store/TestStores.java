@@ -48,7 +48,12 @@ public final class TestStores {
 
     /** Waits up to 20 s for {@code condition}; fails the test with {@code what} otherwise. */
     public static void await(String what, BooleanSupplier condition) {
-        long deadline = System.currentTimeMillis() + 20_000;
+        await(what, condition, 20_000);
+    }
+
+    /** Waits up to {@code timeoutMillis} for {@code condition}; fails the test with {@code what} otherwise. */
+    public static void await(String what, BooleanSupplier condition, long timeoutMillis) {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
         while (!condition.getAsBoolean()) {
             if (System.currentTimeMillis() > deadline) {
                 throw new AssertionError("timed out waiting for: " + what);

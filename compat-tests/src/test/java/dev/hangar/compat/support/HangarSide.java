@@ -50,6 +50,13 @@ public final class HangarSide implements StoreReader, AutoCloseable {
         return new HangarSide(store);
     }
 
+    /** The store opened read-only ({@link DefaultMessageStore#startReadOnly()}): reads only, changes nothing. */
+    public static HangarSide openReadOnly(Path dir, String storeHost, String... extra) {
+        DefaultMessageStore store = new DefaultMessageStore(config(dir, storeHost, extra));
+        store.startReadOnly();
+        return new HangarSide(store);
+    }
+
     public DefaultMessageStore store() {
         return store;
     }

@@ -7,6 +7,7 @@ import dev.hangar.spi.dispatch.DispatcherContext;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /** Third-party dispatchers that misbehave on purpose, for {@link PluginIsolationTest}. */
 public final class IsolationTestPlugins {
@@ -39,7 +40,7 @@ public final class IsolationTestPlugins {
         }
     }
 
-    /** "test-slow-200us": spends 200 µs on every record (busy, as real work would). */
+    /** "test-slow-200us": spends at least 200 µs on every record (waiting, as on I/O, so it needs no CPU). */
     public static final class Slow implements CommitLogDispatcherProvider {
         public static final AtomicLong RECEIVED = new AtomicLong();
         public static final AtomicLong NEXT = new AtomicLong();
@@ -55,8 +56,8 @@ public final class IsolationTestPlugins {
                 @Override
                 public void dispatch(DispatchRequest request) {
                     long until = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(200);
-                    while (System.nanoTime() < until) {
-                        Thread.onSpinWait();
+                    for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
+                        LockSupport.parkNanos(left);
                     }
                     super.dispatch(request);
                 }
