@@ -3,6 +3,8 @@
 #   bench/run.sh            full run (about 10 minutes on 2 cores)
 #   bench/run.sh --quick    smoke run with tiny counts (writes bench/target/BENCHMARKS-quick.md)
 #   bench/run.sh --help     every option
+#   bench/run.sh --replication [HaBench options]   master + slave replication (HaBench, a few minutes); writes
+#                           only the "Replication" section of docs/BENCHMARKS.md
 # Needs the hangar modules in ~/.m2 (mvn install of the reactor) and RocketMQ 4.9.8 in the local repository.
 # BENCH_MVN_ARGS is passed to that mvn call, e.g. BENCH_MVN_ARGS=-Dmaven.repo.local=/path/to/repo.
 set -euo pipefail
@@ -10,6 +12,12 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 mvn -q ${BENCH_MVN_ARGS:-} -f "$here/pom.xml" package
 cp="$here/target/classes:$(cat "$here/target/classpath.txt")"
+main=dev.hangar.bench.BenchMain
+if [ "${1:-}" = "--replication" ]; then
+  shift
+  main=dev.hangar.bench.HaBench
+  set -- --docs "$root/docs/BENCHMARKS.md" --out "$here/target/HA-BENCH.md" "$@"
+fi
 exec java -Xms2g -Xmx2g -XX:MaxDirectMemorySize=2g \
   --add-opens java.base/java.nio=ALL-UNNAMED \
   --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
@@ -18,4 +26,4 @@ exec java -Xms2g -Xmx2g -XX:MaxDirectMemorySize=2g \
   --add-opens java.base/java.lang=ALL-UNNAMED \
   -Dio.netty.leakDetection.level=disabled \
   -Dhangar.home="$root" \
-  -cp "$cp" dev.hangar.bench.BenchMain "$@"
+  -cp "$cp" "$main" "$@"

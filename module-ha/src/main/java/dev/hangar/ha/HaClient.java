@@ -1,6 +1,7 @@
 package dev.hangar.ha;
 
 import dev.hangar.spi.ha.ReplicatedLog;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,8 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A slave's connection to its master, on one thread: reports its end offset on connect, after each append and
- * every {@code haSendHeartbeatInterval}; appends each frame's bytes at the frame's offset, which must be where this
+ * A slave's connection to its master, on one thread: reports its end offset on connect, after each append (once
+ * the frames already received are applied, at most {@link #MAX_UNREPORTED_BYTES} later) and every
+ * {@code haSendHeartbeatInterval}; appends each frame's bytes at the frame's offset, which must be where this
  * log ends (or a file boundary, for an empty log: a RocketMQ master starts a fresh slave at its newest file).
  * Reconnects with back-off when the master goes away or stays silent for {@code haHousekeepingInterval}.
  *
@@ -29,6 +31,14 @@ final class HaClient {
     private static final long FIRST_BACKOFF_MILLIS = 100;
     private static final long MAX_BACKOFF_MILLIS = 5_000;
     private static final int POLL_MILLIS = 100;
+    /** Reads from the socket land here: a frame's header and body, often several frames, in one system call. */
+    private static final int READ_BUFFER_BYTES = 64 * 1024;
+    /**
+     * While more frames are already waiting in the socket, the report waits for them (one report, one wake-up of
+     * the master, instead of one per frame), but never for more than this many bytes, so a SYNC_MASTER under a
+     * continuous stream still hears acknowledgements at once.
+     */
+    static final int MAX_UNREPORTED_BYTES = 256 * 1024;
 
     private final HaSettings settings;
     private final ReplicatedLog log;
@@ -90,7 +100,8 @@ final class HaClient {
                 problem = "";
                 LOG.info("connected to master {}; this log ends at {}", settings.masterAddress(), log.maxOffset());
                 backoff = FIRST_BACKOFF_MILLIS;
-                String why = session(s.getInputStream(), s.getOutputStream());
+                String why = session(new BufferedInputStream(s.getInputStream(), READ_BUFFER_BYTES),
+                        s.getOutputStream());
                 if (why != null && !stopped) {
                     problem = why;
                     LOG.warn("replication from {}: {}", settings.masterAddress(), why);
@@ -173,7 +184,7 @@ final class HaClient {
             filled = 0;
             bodySize = -1;
             long end = log.maxOffset();
-            if (end > reported) {
+            if (end > reported && (end - reported >= MAX_UNREPORTED_BYTES || in.available() < HaFrameFormat.HEADER_SIZE)) {
                 reported = report(out, end);
                 lastReportNanos = System.nanoTime();
             }

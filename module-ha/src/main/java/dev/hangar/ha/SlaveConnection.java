@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +14,9 @@ import org.slf4j.LoggerFactory;
  * One slave, on one thread: reads its reports (8-byte offsets, also its acknowledgements) and ships frames
  * ({@link HaFrameFormat}) from where it asked, at most {@code haTransferBatchSize} bytes each, plus an empty frame
  * when nothing was sent for {@code haSendHeartbeatInterval}. Non-blocking with a selector: a slave that stops
- * reading cannot block this thread, and new data wakes it ({@link #dataArrived}).
+ * reading cannot block this thread, and new data wakes it ({@link #dataArrived}): at most one put per sleep calls
+ * {@code Selector.wakeup}, whose lock the selector thread also takes (every put calling it made a convoy of put
+ * threads on that monitor, up to 300 ms on a loaded machine, delaying both the puts and the shipping).
  *
  * <p>What it refuses, closing the connection, logging why and counting it: a negative offset, an offset past this
  * master's end (a slave ahead of its master: it is first sent an empty frame at the master's end, so a Hangar
@@ -35,7 +38,8 @@ final class SlaveConnection {
     private final ByteBuffer body;
     private final ByteBuffer[] frame;
     private Selector selector;
-    private volatile boolean waitingForData;
+    /** True while the thread is about to sleep (or sleeps) for want of data; the first new put clears it and wakes it. */
+    private final AtomicBoolean sleeping = new AtomicBoolean();
     private volatile boolean stopped;
     /** Next offset to ship, -1 until the slave's first report. */
     private long nextTransfer = -1;
@@ -77,9 +81,12 @@ final class SlaveConnection {
         thread.start();
     }
 
-    /** New bytes exist: wake the thread if it sleeps for want of data. */
+    /**
+     * New bytes exist: wake the thread if it sleeps for want of data. Called on every put, so the common case (the
+     * thread is busy, or another put already woke it) is one volatile read.
+     */
     void dataArrived() {
-        if (waitingForData) {
+        if (sleeping.get() && sleeping.compareAndSet(true, false)) {
             Selector s = selector;
             if (s != null) {
                 s.wakeup();
@@ -114,11 +121,17 @@ final class SlaveConnection {
                     break;
                 }
                 key.interestOps(SelectionKey.OP_READ | (pending ? SelectionKey.OP_WRITE : 0));
-                waitingForData = !pending;
-                if (!waitingForData || !dataReady()) {
-                    s.select(pending ? MAX_SELECT_MILLIS : Math.min(MAX_SELECT_MILLIS, settings.heartbeatMillis()));
+                if (pending) {
+                    s.select(MAX_SELECT_MILLIS);
+                } else {
+                    // publish "asleep" before the last look at the log's end: a put that appends after that look
+                    // sees the flag and wakes the selector (the log's end and the flag are both volatile)
+                    sleeping.set(true);
+                    if (!dataReady()) {
+                        s.select(Math.min(MAX_SELECT_MILLIS, settings.heartbeatMillis()));
+                    }
+                    sleeping.set(false);
                 }
-                waitingForData = false;
                 s.selectedKeys().clear();
                 String problem = readReports(c);
                 if (problem == null && pending()) {

@@ -30,6 +30,7 @@ public final class CommitLog {
     private final PutMessageLock lock;
     private final TopicQueueOffsets queueOffsets;
     private final RecordAppender appender;
+    private final ReplicatedAppender replicatedAppender = new ReplicatedAppender();
     private volatile long beginTimeInLock;
 
     public CommitLog(MappedFileQueue queue, PutMessageLock lock, TopicQueueOffsets queueOffsets,
@@ -133,8 +134,12 @@ public final class CommitLog {
                     chunk = new byte[n];
                     data.duplicate().get(chunk);
                 }
-                if (!file.appendBytes(chunk, from, n)) {
-                    throw new IllegalStateException("cannot append " + n + " replicated bytes to " + file.fileName());
+                // through append (not appendBytes) so the file's store timestamp advances for the checkpoint
+                replicatedAppender.prepare(chunk, from, n, offset, file.storeTimestamp());
+                AppendMessageResult result = file.append(replicatedAppender);
+                if (!result.isOk() || result.wroteBytes() != n) {
+                    throw new IllegalStateException("cannot append " + n + " replicated bytes to " + file.fileName()
+                            + ": " + result.status());
                 }
                 data.position(data.position() + n);
                 offset += n;
