@@ -62,8 +62,10 @@ final class CommitLogRecordReader implements AutoCloseable {
         String topicName = null;
         if (header.limit() >= bodyLengthAt + 4) {
             int bodyLength = header.getInt(bodyLengthAt);
-            long topicAt = (long) bodyLengthAt + 4 + bodyLength;
-            if (bodyLength >= 0 && topicAt + 1 < total && readFully(ch, topic, pos + topicAt) > 0) {
+            // a damaged length must not overflow the offset arithmetic
+            boolean bodyFits = bodyLength >= 0 && bodyLength < total;
+            long topicAt = bodyFits ? CommitLogRecordFormat.topicLengthOffset(sysFlag, bodyLength) : -1;
+            if (bodyFits && topicAt > 0 && topicAt + 1 < total && readFully(ch, topic, pos + topicAt) > 0) {
                 int topicLength = topic.get(0);
                 if (topicLength > 0 && topicLength < topic.limit() && topicAt + 1 + topicLength <= total) {
                     topicName = new String(topic.array(), 1, topicLength, StandardCharsets.UTF_8);
