@@ -21,6 +21,12 @@ public final class CommitRealtimeFlushProvider implements FlushCommitLogServiceP
         return "Async flush for the write buffer: commits it to the file channel, then forces it";
     }
 
+    /** The only flush that commits a write buffer (asynchronously: SYNC_FLUSH is refused with a write buffer). */
+    @Override
+    public boolean isDefaultFor(boolean syncFlush, boolean commitsWriteBuffer) {
+        return commitsWriteBuffer;
+    }
+
     @Override
     public FlushCommitLogService create(FlushContext context) {
         return new CommitRealtimeFlushService(FlushContexts.requireComplete(context));

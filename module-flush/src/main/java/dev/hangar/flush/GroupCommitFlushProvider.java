@@ -21,6 +21,12 @@ public final class GroupCommitFlushProvider implements FlushCommitLogServiceProv
         return "Sync flush: puts wait for a group fsync that covers them, FLUSH_DISK_TIMEOUT after syncFlushTimeout";
     }
 
+    /** The synchronous flush of a CommitLog written in place. */
+    @Override
+    public boolean isDefaultFor(boolean syncFlush, boolean commitsWriteBuffer) {
+        return syncFlush && !commitsWriteBuffer;
+    }
+
     @Override
     public FlushCommitLogService create(FlushContext context) {
         return new GroupCommitFlushService(FlushContexts.requireComplete(context));

@@ -21,6 +21,12 @@ public final class RealtimeFlushProvider implements FlushCommitLogServiceProvide
         return "Async flush: forces the mapped CommitLog every flushIntervalCommitLog ms; puts are acknowledged before the fsync";
     }
 
+    /** The asynchronous flush of a CommitLog written in place. */
+    @Override
+    public boolean isDefaultFor(boolean syncFlush, boolean commitsWriteBuffer) {
+        return !syncFlush && !commitsWriteBuffer;
+    }
+
     @Override
     public FlushCommitLogService create(FlushContext context) {
         return new RealtimeFlushService(FlushContexts.requireComplete(context));

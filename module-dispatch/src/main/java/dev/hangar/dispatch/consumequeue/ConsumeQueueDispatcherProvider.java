@@ -1,8 +1,10 @@
 package dev.hangar.dispatch.consumequeue;
 
+import dev.hangar.dispatch.verify.ConsumeQueueVerifier;
 import dev.hangar.spi.dispatch.CommitLogDispatcher;
 import dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
 import dev.hangar.spi.dispatch.DispatcherContext;
+import dev.hangar.spi.dispatch.DispatcherVerification;
 
 /**
  * Provides the {@code consume-queue} dispatcher ({@link ConsumeQueueDispatcher}). Stateless and thread-safe; each
@@ -30,5 +32,12 @@ public final class ConsumeQueueDispatcherProvider implements CommitLogDispatcher
     @Override
     public CommitLogDispatcher create(DispatcherContext context) {
         return new ConsumeQueueDispatcher(context);
+    }
+
+    /** Checks every ConsumeQueue under {@code consumequeue/}: file sizes and names, every unit against its record. */
+    @Override
+    public void verify(DispatcherVerification verification) {
+        new ConsumeQueueVerifier(verification.storeRoot().resolve("consumequeue"),
+                verification.config().consumeQueueFileSize(), verification).verify();
     }
 }

@@ -1,8 +1,12 @@
 package dev.hangar.dispatch.index;
 
+import dev.hangar.dispatch.verify.IndexFileVerifier;
+import dev.hangar.spi.config.StoreConfig;
+import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.dispatch.CommitLogDispatcher;
 import dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
 import dev.hangar.spi.dispatch.DispatcherContext;
+import dev.hangar.spi.dispatch.DispatcherVerification;
 
 /**
  * Provides the {@code index} dispatcher ({@link IndexDispatcher}). Stateless and thread-safe; each
@@ -30,5 +34,13 @@ public final class IndexDispatcherProvider implements CommitLogDispatcherProvide
     @Override
     public CommitLogDispatcher create(DispatcherContext context) {
         return new IndexDispatcher(context);
+    }
+
+    /** Checks the index files under {@code index/}: sizes, headers and entries. */
+    @Override
+    public void verify(DispatcherVerification verification) {
+        StoreConfig config = verification.config();
+        new IndexFileVerifier(verification.storeRoot().resolve("index"), config.get(StoreConfigKeys.MAX_HASH_SLOT_NUM),
+                config.get(StoreConfigKeys.MAX_INDEX_NUM), verification).verify();
     }
 }

@@ -26,6 +26,12 @@ public final class TransientPoolStorageProvider implements MappedStorageProvider
         return "CommitLog appends go into pooled mlocked buffers, committed to the file channel; reads see committed data";
     }
 
+    /** Appends reach the file only when the flush service commits the pooled buffer. */
+    @Override
+    public boolean needsCommitService() {
+        return true;
+    }
+
     @Override
     public MappedStorage create(StoreConfig config) {
         return new DefaultMappedStorage(config, true, NativeMemory.system());

@@ -6,4 +6,12 @@ import dev.hangar.spi.NamedProvider;
 public interface CommitLogDispatcherProvider extends NamedProvider {
 
     CommitLogDispatcher create(DispatcherContext context);
+
+    /**
+     * Checks this dispatcher's files offline for {@code store-launcher verify}, read-only, reporting what it finds
+     * to {@code verification} (an unreadable file is a finding, not an exception). Runs without {@link #create}:
+     * no dispatcher is built and the store is not opened. The default checks nothing.
+     */
+    default void verify(DispatcherVerification verification) {
+    }
 }

@@ -10,4 +10,14 @@ import dev.hangar.spi.config.StoreConfig;
 public interface MappedStorageProvider extends NamedProvider {
 
     MappedStorage create(StoreConfig config);
+
+    /**
+     * True when appends land in a write buffer that a commit service must move to the file channel before a flush
+     * can force them: the store then picks a flush service that commits ({@link
+     * dev.hangar.spi.flush.FlushCommitLogServiceProvider#isDefaultFor}), and refuses {@code SYNC_FLUSH}, whose
+     * waiting put would time out before the asynchronous commit. The default: appends land in the file itself.
+     */
+    default boolean needsCommitService() {
+        return false;
+    }
 }

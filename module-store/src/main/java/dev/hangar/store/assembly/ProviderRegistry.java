@@ -74,6 +74,11 @@ public final class ProviderRegistry {
         return found.getOrDefault(spi, List.of()).stream().map(f -> f.info.name()).distinct().sorted().toList();
     }
 
+    /** Every provider found for one SPI, so the store can ask them what they serve. */
+    public <P extends NamedProvider> List<P> providers(Class<P> spi) {
+        return found.getOrDefault(spi, List.of()).stream().map(f -> spi.cast(f.provider)).toList();
+    }
+
     /**
      * The provider of {@code spi} named {@code name}.
      *

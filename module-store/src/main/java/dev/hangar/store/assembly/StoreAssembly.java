@@ -1,5 +1,6 @@
 package dev.hangar.store.assembly;
 
+import dev.hangar.spi.config.ConfigException;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,10 +47,7 @@ public final class StoreAssembly {
                 config.get(StoreConfigKeys.PUT_MESSAGE_LOCK), StoreConfigKeys.PUT_MESSAGE_LOCK.name());
         MappedStorageProvider mapped = registry.select(MappedStorageProvider.class,
                 config.get(StoreConfigKeys.MAPPED_FILE), StoreConfigKeys.MAPPED_FILE.name());
-        String flushName = flushServiceName(config);
-        FlushCommitLogServiceProvider flush = registry.select(FlushCommitLogServiceProvider.class, flushName,
-                config.get(StoreConfigKeys.FLUSH_SERVICE).isEmpty() ? StoreConfigKeys.FLUSH_DISK_TYPE.name()
-                        : StoreConfigKeys.FLUSH_SERVICE.name());
+        FlushCommitLogServiceProvider flush = selectFlush(config, mapped, registry);
         Map<String, CommitLogDispatcherProvider> dispatchers = new LinkedHashMap<>();
         for (String name : config.dispatcherNames()) {
             if (dispatchers.put(name, registry.select(CommitLogDispatcherProvider.class, name,
@@ -106,16 +105,35 @@ public final class StoreAssembly {
         return replication;
     }
 
-    /** flushService when set; commit-realtime for a write-buffer variant; else by flushDiskType. */
-    static String flushServiceName(StoreConfig config) {
+    /**
+     * flushService when set; else the one provider that says it is the default for flushDiskType and for whether the
+     * mapped-file variant needs a commit service. A variant that needs one cannot serve SYNC_FLUSH.
+     */
+    static FlushCommitLogServiceProvider selectFlush(StoreConfig config, MappedStorageProvider mapped,
+                                                     ProviderRegistry registry) {
+        boolean commits = mapped.needsCommitService();
+        if (commits && config.isSyncFlush()) {
+            throw new ConfigException(StoreConfigKeys.MAPPED_FILE.name() + "=" + mapped.name() + " cannot be combined "
+                    + "with flushDiskType=SYNC_FLUSH: its write buffer is committed asynchronously, so a sync flush "
+                    + "would time out; use a mappedFile that writes in place (e.g. mmap) or flushDiskType=ASYNC_FLUSH");
+        }
         String explicit = config.get(StoreConfigKeys.FLUSH_SERVICE);
         if (!explicit.isEmpty()) {
-            return explicit;
+            return registry.select(FlushCommitLogServiceProvider.class, explicit, StoreConfigKeys.FLUSH_SERVICE.name());
         }
-        if ("transient-pool".equals(config.get(StoreConfigKeys.MAPPED_FILE))) {
-            return "commit-realtime";
+        List<FlushCommitLogServiceProvider> defaults = registry.providers(FlushCommitLogServiceProvider.class).stream()
+                .filter(p -> p.isDefaultFor(config.isSyncFlush(), commits)).toList();
+        String wanted = "flushDiskType=" + config.get(StoreConfigKeys.FLUSH_DISK_TYPE) + " with "
+                + StoreConfigKeys.MAPPED_FILE.name() + "=" + mapped.name()
+                + (commits ? " (a write buffer to commit)" : "");
+        if (defaults.size() != 1) {
+            throw new ConfigException((defaults.isEmpty() ? "no flush service provider" : "several flush service "
+                    + "providers (" + defaults.stream().map(FlushCommitLogServiceProvider::name)
+                    .collect(Collectors.joining(", ")) + ")") + " serve " + wanted + "; name one with "
+                    + StoreConfigKeys.FLUSH_SERVICE.name() + " (found: "
+                    + String.join(", ", registry.names(FlushCommitLogServiceProvider.class)) + ")");
         }
-        return config.isSyncFlush() ? "group-commit" : "realtime";
+        return defaults.get(0);
     }
 
     private static String describeDispatchers(Map<String, CommitLogDispatcherProvider> d) {

@@ -2,6 +2,7 @@ package dev.hangar.store.dispatch;
 
 import dev.hangar.spi.dispatch.CommitLogDispatcher;
 import dev.hangar.spi.dispatch.DispatchRequest;
+import dev.hangar.spi.dispatch.KeyIndexView;
 import dev.hangar.store.service.RunningFlags;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,7 +82,9 @@ public final class DispatcherChain implements AutoCloseable {
                 e.dispatcher.dispatch(request);
             } catch (RuntimeException ex) {
                 e.failures.increment();
-                int flag = "index".equals(e.name) ? RunningFlags.WRITE_INDEX_FILE_ERROR : RunningFlags.WRITE_LOGICS_QUEUE_ERROR;
+                // the index flag for what answers key queries, whatever its name; else the ConsumeQueue flag
+                int flag = e.dispatcher.view(KeyIndexView.class).isPresent() ? RunningFlags.WRITE_INDEX_FILE_ERROR
+                        : RunningFlags.WRITE_LOGICS_QUEUE_ERROR;
                 flags.set(flag, "dispatcher " + e.name + " failed at commit-log offset "
                         + request.commitLogOffset() + ": " + ex);
                 LOG.error("built-in dispatcher {} failed at {}", e.name, request.commitLogOffset(), ex);

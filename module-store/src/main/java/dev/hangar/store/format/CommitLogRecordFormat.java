@@ -90,8 +90,23 @@ public final class CommitLogRecordFormat {
         return preparedTransactionOffsetOffset(sysFlag) + 8;
     }
 
+    /** Where the body starts. */
+    public static int bodyOffset(int sysFlag) {
+        return bodyLengthOffset(sysFlag) + 4;
+    }
+
+    /** Where the one-byte topic length lies, after a body of {@code bodyLength} bytes. */
+    public static int topicLengthOffset(int sysFlag, int bodyLength) {
+        return bodyOffset(sysFlag) + bodyLength;
+    }
+
+    /** Where the two-byte properties length lies, after the body and a topic of {@code topicLength} bytes. */
+    public static int propertiesLengthOffset(int sysFlag, int bodyLength, int topicLength) {
+        return topicLengthOffset(sysFlag, bodyLength) + 1 + topicLength;
+    }
+
     /** Total record length for the given variable parts. */
     public static int recordLength(int sysFlag, int bodyLength, int topicLength, int propertiesLength) {
-        return bodyLengthOffset(sysFlag) + 4 + bodyLength + 1 + topicLength + 2 + propertiesLength;
+        return propertiesLengthOffset(sysFlag, bodyLength, topicLength) + 2 + propertiesLength;
     }
 }

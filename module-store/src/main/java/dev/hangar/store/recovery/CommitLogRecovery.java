@@ -6,7 +6,9 @@ import dev.hangar.spi.mapped.SelectedRegion;
 import dev.hangar.spi.message.MessageSysFlag;
 import dev.hangar.store.commitlog.TopicQueueOffsets;
 import dev.hangar.store.format.CommitLogRecordFormat;
+import dev.hangar.store.format.CommitLogScanner;
 import dev.hangar.store.format.RecordDecoder;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,22 +106,23 @@ public final class CommitLogRecovery {
                 if (region == null) {
                     break;
                 }
-                int pos = 0;
-                while (true) {
-                    RecordDecoder.Check c = RecordDecoder.check(region.buffer(), pos, region.size() - pos, checkCrc);
-                    if (c.kind() == RecordDecoder.Kind.MESSAGE) {
-                        raise(region, pos, file.fileFromOffset() + pos, offsets);
-                        pos += c.size();
-                        processOffset = file.fileFromOffset() + pos;
-                        messages++;
-                    } else if (c.kind() == RecordDecoder.Kind.BLANK) {
-                        processOffset = file.fileFromOffset() + file.fileSize();
-                        continue scan;
-                    } else {
-                        if (c.kind() == RecordDecoder.Kind.INVALID) {
-                            reason = "invalid record at offset " + (file.fileFromOffset() + pos) + " in " + file.fileName()
-                                    + ": " + c.reason();
-                        }
+                long fileFrom = file.fileFromOffset();
+                CommitLogScanner.Result r = CommitLogScanner.scan(region.buffer(), 0, region.size(), checkCrc,
+                        Long.MAX_VALUE, (buf, index, size) -> {
+                            raise(buf, index, fileFrom + index, offsets);
+                            return true;
+                        });
+                messages += r.records();
+                processOffset = fileFrom + r.index();
+                switch (r.stop()) {
+                    case BLANK -> processOffset = fileFrom + file.fileSize();
+                    // a record cut by the end of its file is as torn as any other invalid one
+                    case INVALID, CUT -> {
+                        reason = "invalid record at offset " + processOffset + " in " + file.fileName() + ": "
+                                + r.reason();
+                        break scan;
+                    }
+                    default -> {
                         break scan;
                     }
                 }
@@ -223,8 +226,7 @@ public final class CommitLogRecovery {
         }
     }
 
-    private void raise(SelectedRegion region, int pos, long phyOffset, TopicQueueOffsets offsets) {
-        var buf = region.buffer();
+    private void raise(ByteBuffer buf, int pos, long phyOffset, TopicQueueOffsets offsets) {
         int sysFlag = buf.getInt(pos + CommitLogRecordFormat.SYS_FLAG_OFFSET);
         if (!MessageSysFlag.takesQueueOffset(sysFlag)) {
             return;

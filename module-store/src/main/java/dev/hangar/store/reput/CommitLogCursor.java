@@ -3,7 +3,7 @@ package dev.hangar.store.reput;
 import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.spi.mapped.SelectedRegion;
 import dev.hangar.store.commitlog.CommitLog;
-import dev.hangar.store.format.CommitLogRecordFormat;
+import dev.hangar.store.format.CommitLogScanner;
 import dev.hangar.store.format.RecordDecoder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -83,24 +83,29 @@ public final class CommitLogCursor {
                     break;
                 }
                 int limit = (int) Math.min(region.size(), limitOffset - from);
-                int pos = 0;
-                int held = 0;
-                while (pos < limit && held++ < MAX_RECORDS_PER_HOLD && !stop.getAsBoolean()) {
-                    RecordDecoder.Check check = RecordDecoder.check(region.buffer(), pos, limit - pos, false);
-                    if (check.kind() == RecordDecoder.Kind.MESSAGE) {
-                        sink.accept(RecordDecoder.toDispatchRequest(region.buffer(), pos));
-                        pos += check.size();
-                        offset = from + pos;
+                CommitLogScanner.Result r = CommitLogScanner.scan(region.buffer(), 0, limit, false,
+                        MAX_RECORDS_PER_HOLD, (buf, index, size) -> {
+                            sink.accept(RecordDecoder.toDispatchRequest(buf, index));
+                            offset = from + index + size;
+                            return !stop.getAsBoolean();
+                        });
+                progress += r.records();
+                switch (r.stop()) {
+                    case BLANK -> {
+                        offset = commitLog.rollNextFile(from + r.index());
                         progress++;
-                    } else if (check.kind() == RecordDecoder.Kind.BLANK) {
-                        offset = commitLog.rollNextFile(from + pos);
-                        pos = limit;
-                        progress++;
-                    } else {
-                        if (check.kind() == RecordDecoder.Kind.INVALID && !isCopyInProgress(region, pos, limit)) {
-                            LOG.error("{}: cannot read the record at {}: {}", owner, from + pos, check.reason());
+                    }
+                    case INVALID, CUT -> {
+                        if (!isCopyInProgress(region, r)) {
+                            LOG.error("{}: cannot read the record at {}: {}", owner, from + r.index(), r.reason());
                         }
                         return progress;
+                    }
+                    case END -> {
+                        return progress;
+                    }
+                    default -> {
+                        // LIMIT or PAUSED: read again from the new position (a new file, a new end, a new hold)
                     }
                 }
             }
@@ -115,15 +120,11 @@ public final class CommitLogCursor {
      * A slave receives its master's log in chunks that may end inside a record: a record cut by the visible end (a
      * header, or a message whose length runs past the end but fits its file) is waited for, not reported.
      */
-    private boolean isCopyInProgress(SelectedRegion region, int pos, int limit) {
-        int left = limit - pos;
-        if (left < 8) {
-            return true;
+    private boolean isCopyInProgress(SelectedRegion region, CommitLogScanner.Result r) {
+        if (r.stop() != CommitLogScanner.Stop.CUT) {
+            return false;
         }
-        int total = region.buffer().getInt(pos);
-        int magic = region.buffer().getInt(pos + 4);
         long fileSize = commitLog.queue().mappedFileSize();
-        return magic == CommitLogRecordFormat.MESSAGE_MAGIC_CODE && total > left
-                && region.startOffset() % fileSize + pos + (long) total <= fileSize;
+        return r.recordSize() == 0 || region.startOffset() % fileSize + r.index() + (long) r.recordSize() <= fileSize;
     }
 }

@@ -1,5 +1,6 @@
 package dev.hangar.store.verify;
 
+import dev.hangar.spi.dispatch.DispatcherVerification.RecordHeader;
 import dev.hangar.store.format.CommitLogRecordFormat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -21,10 +22,6 @@ final class CommitLogRecordReader implements AutoCloseable {
     /** Enough for every fixed field up to and including the body length, with IPv6 hosts. */
     private static final int HEADER_READ = 128;
     private static final int TOPIC_READ = 1 + CommitLogRecordFormat.MAX_TOPIC_LENGTH;
-
-    /** The fields a ConsumeQueue unit must agree with. */
-    record RecordHeader(int totalSize, int magic, int queueId, long queueOffset, long physicalOffset, String topic) {
-    }
 
     private final CommitLogExtent extent;
     private final ByteBuffer header = ByteBuffer.allocate(HEADER_READ);
@@ -62,15 +59,18 @@ final class CommitLogRecordReader implements AutoCloseable {
         String topicName = null;
         if (header.limit() >= bodyLengthAt + 4) {
             int bodyLength = header.getInt(bodyLengthAt);
-            long topicAt = (long) bodyLengthAt + 4 + bodyLength;
-            if (bodyLength >= 0 && topicAt + 1 < total && readFully(ch, topic, pos + topicAt) > 0) {
+            // a damaged length must not overflow the offset arithmetic
+            boolean bodyFits = bodyLength >= 0 && bodyLength < total;
+            long topicAt = bodyFits ? CommitLogRecordFormat.topicLengthOffset(sysFlag, bodyLength) : -1;
+            if (bodyFits && topicAt > 0 && topicAt + 1 < total && readFully(ch, topic, pos + topicAt) > 0) {
                 int topicLength = topic.get(0);
                 if (topicLength > 0 && topicLength < topic.limit() && topicAt + 1 + topicLength <= total) {
                     topicName = new String(topic.array(), 1, topicLength, StandardCharsets.UTF_8);
                 }
             }
         }
-        return new RecordHeader(total, magic, header.getInt(CommitLogRecordFormat.QUEUE_ID_OFFSET),
+        return new RecordHeader(total, magic, magic == CommitLogRecordFormat.MESSAGE_MAGIC_CODE,
+                header.getInt(CommitLogRecordFormat.QUEUE_ID_OFFSET),
                 header.getLong(CommitLogRecordFormat.QUEUE_OFFSET_OFFSET),
                 header.getLong(CommitLogRecordFormat.PHYSICAL_OFFSET_OFFSET), topicName);
     }

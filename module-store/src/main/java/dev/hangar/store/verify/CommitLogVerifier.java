@@ -1,7 +1,7 @@
 package dev.hangar.store.verify;
 
 import dev.hangar.store.format.CommitLogRecordFormat;
-import dev.hangar.store.format.RecordDecoder;
+import dev.hangar.store.format.CommitLogScanner;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -103,44 +103,45 @@ final class CommitLogVerifier {
         }
     }
 
+    /**
+     * Scans the window from {@code pos} on; where the scan stops only because the window ends (a whole window of
+     * records, or a record the window cuts), the window is moved to the stop and grown to the record, and the scan
+     * goes on.
+     */
     private Outcome walk(long start, Path path, FileWindow w) throws IOException {
         long size = w.size();
         long pos = 0;
+        int needed = CommitLogRecordFormat.END_FILE_MIN_BLANK_LENGTH;
         while (true) {
             if (pos >= size) {
                 // RocketMQ always leaves room for a BLANK record; a file filled to the last byte is odd but readable
                 report.warning(path, pos, "the file is filled to its end without a BLANK record");
                 return new Outcome(pos, false);
             }
-            int idx = w.ensure(pos, 8);
-            long left = size - pos;
+            int idx = w.ensure(pos, needed);
+            long windowBase = pos - idx;
             ByteBuffer buf = w.buffer();
-            if (w.available(pos) >= 8) {
-                int total = buf.getInt(idx + CommitLogRecordFormat.TOTAL_SIZE_OFFSET);
-                int magic = buf.getInt(idx + CommitLogRecordFormat.MAGIC_CODE_OFFSET);
-                if (magic == CommitLogRecordFormat.MESSAGE_MAGIC_CODE && total > w.available(pos) && total <= left) {
-                    idx = w.ensure(pos, total);
-                    buf = w.buffer();
-                }
-            }
-            int available = (int) Math.min(w.available(pos), left);
-            RecordDecoder.Check check = RecordDecoder.check(buf, idx, available, true);
-            switch (check.kind()) {
-                case MESSAGE -> {
-                    long field = buf.getLong(idx + CommitLogRecordFormat.PHYSICAL_OFFSET_OFFSET);
-                    if (field != start + pos) {
-                        report.error(path, pos, "the record at commit-log offset " + (start + pos)
-                                + " says in its PHYSICALOFFSET field that it is at " + field);
-                    }
-                    report.count(VerifyReport.RECORDS, 1);
-                    report.count(VerifyReport.BYTES, check.size());
-                    pos += check.size();
-                }
+            CommitLogScanner.Result r = CommitLogScanner.scan(buf, idx, idx + w.available(pos), true, Long.MAX_VALUE,
+                    (b, index, recordSize) -> {
+                        long field = b.getLong(index + CommitLogRecordFormat.PHYSICAL_OFFSET_OFFSET);
+                        if (field != start + windowBase + index) {
+                            report.error(path, windowBase + index, "the record at commit-log offset "
+                                    + (start + windowBase + index) + " says in its PHYSICALOFFSET field that it is at "
+                                    + field);
+                        }
+                        report.count(VerifyReport.RECORDS, 1);
+                        report.count(VerifyReport.BYTES, recordSize);
+                        return true;
+                    });
+            boolean windowReachesFileEnd = windowBase + idx + w.available(pos) >= size;
+            pos = windowBase + r.index();
+            needed = CommitLogRecordFormat.END_FILE_MIN_BLANK_LENGTH;
+            switch (r.stop()) {
                 case BLANK -> {
                     report.count(BLANK_RECORDS, 1);
-                    if (pos + check.size() != size) {
+                    if (pos + r.recordSize() != size) {
                         report.error(path, pos, "the BLANK record at commit-log offset " + (start + pos) + " claims "
-                                + check.size() + " bytes but " + left + " are left in the file");
+                                + r.recordSize() + " bytes but " + (size - pos) + " are left in the file");
                     }
                     return new Outcome(pos, false);
                 }
@@ -152,9 +153,21 @@ final class CommitLogVerifier {
                     }
                     return new Outcome(pos, true);
                 }
-                default -> {
-                    invalid(start, path, w, pos, buf.getInt(idx), check.reason());
+                case CUT -> {
+                    if (windowReachesFileEnd) {
+                        invalid(start, path, w, pos, r.recordSize(), r.reason());
+                        return new Outcome(pos, true);
+                    }
+                    // a length past the file's end is read as far as the file goes, then found invalid
+                    needed = (int) Math.min(Math.max(needed, r.recordSize()), size - pos);
+                }
+                case INVALID -> {
+                    // not cut, so at least its header lies in the window
+                    invalid(start, path, w, pos, buf.getInt(r.index()), r.reason());
                     return new Outcome(pos, true);
+                }
+                default -> {
+                    // LIMIT: the window ended on a record boundary, read on from there
                 }
             }
         }

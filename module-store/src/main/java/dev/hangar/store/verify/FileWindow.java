@@ -1,5 +1,6 @@
 package dev.hangar.store.verify;
 
+import dev.hangar.spi.dispatch.DispatcherVerification;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -13,7 +14,7 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>Not thread-safe: one reader.
  */
-final class FileWindow implements AutoCloseable {
+final class FileWindow implements DispatcherVerification.ReadWindow {
     private final FileChannel channel;
     private final long size;
     private ByteBuffer buffer;
@@ -39,12 +40,14 @@ final class FileWindow implements AutoCloseable {
         }
     }
 
-    long size() {
+    @Override
+    public long size() {
         return size;
     }
 
     /** The buffer holding the window; index {@code i} is file position {@code windowStart() + i}. */
-    ByteBuffer buffer() {
+    @Override
+    public ByteBuffer buffer() {
         return buffer;
     }
 
@@ -53,7 +56,8 @@ final class FileWindow implements AutoCloseable {
      * index of {@code position}. Refills the window starting at {@code position} when needed, growing the buffer
      * when {@code needed} exceeds it.
      */
-    int ensure(long position, int needed) throws IOException {
+    @Override
+    public int ensure(long position, int needed) throws IOException {
         long want = Math.min(needed, size - position);
         if (position >= windowStart && position + want <= windowStart + windowLength) {
             return (int) (position - windowStart);
@@ -79,7 +83,8 @@ final class FileWindow implements AutoCloseable {
     }
 
     /** Bytes readable in the window from {@code position} (0 when outside the window). */
-    int available(long position) {
+    @Override
+    public int available(long position) {
         if (position < windowStart || position > windowStart + windowLength) {
             return 0;
         }
@@ -87,7 +92,8 @@ final class FileWindow implements AutoCloseable {
     }
 
     /** The first position at or after {@code from} holding a non-zero byte, or -1 when the rest is zeros. */
-    long firstNonZero(long from) throws IOException {
+    @Override
+    public long firstNonZero(long from) throws IOException {
         long pos = from;
         while (pos < size) {
             int idx = ensure(pos, buffer.capacity());

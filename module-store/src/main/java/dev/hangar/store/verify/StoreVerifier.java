@@ -2,6 +2,8 @@ package dev.hangar.store.verify;
 
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
+import dev.hangar.store.assembly.ProviderRegistry;
 import dev.hangar.store.format.CheckpointFormat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,6 +11,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -30,8 +34,18 @@ public final class StoreVerifier {
     private StoreVerifier() {
     }
 
-    /** Verifies the store directory {@code root} as configured by {@code config}. */
+    /**
+     * Verifies the store directory {@code root} as configured by {@code config}; the dispatchers' files are checked
+     * by every dispatcher provider found on the module path.
+     */
     public static VerifyReport verify(Path root, StoreConfig config) {
+        return verify(root, config, dispatchersFound());
+    }
+
+    /**
+     * Verifies the store directory {@code root}; {@code dispatchers} check their own files, in the order given.
+     */
+    public static VerifyReport verify(Path root, StoreConfig config, List<CommitLogDispatcherProvider> dispatchers) {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(config, "config");
         ReportCollector report = new ReportCollector(root);
@@ -59,18 +73,19 @@ public final class StoreVerifier {
             return report.build(-1, 0);
         }
         checkCheckpoint(checkpoint, extent, report);
-        try {
-            new ConsumeQueueVerifier(root.resolve("consumequeue"), config.consumeQueueFileSize(), extent, report).verify();
-        } catch (IOException e) {
-            report.error(root.resolve("consumequeue"), -1, "cannot read the ConsumeQueues: " + e);
-        }
-        try {
-            new IndexFileVerifier(root.resolve("index"), config.get(StoreConfigKeys.MAX_HASH_SLOT_NUM),
-                    config.get(StoreConfigKeys.MAX_INDEX_NUM), extent, report).verify();
-        } catch (IOException e) {
-            report.error(root.resolve("index"), -1, "cannot read the index files: " + e);
+        // each dispatcher checks its own files (ConsumeQueues, index files, a plugin's), in name order
+        try (DispatcherVerificationContext context = new DispatcherVerificationContext(root, config, extent, report)) {
+            for (CommitLogDispatcherProvider provider : dispatchers) {
+                provider.verify(context);
+            }
         }
         return report.build(extent.minOffset(), extent.maxOffset());
+    }
+
+    /** Every dispatcher provider on the module path (built-in and plugins alike), by name. */
+    private static List<CommitLogDispatcherProvider> dispatchersFound() {
+        return ProviderRegistry.discover(null).providers(CommitLogDispatcherProvider.class).stream()
+                .sorted(Comparator.comparing(CommitLogDispatcherProvider::name)).toList();
     }
 
     /** The checkpoint must hold its three longs (RocketMQ writes a whole 4 KiB page). */

@@ -105,9 +105,9 @@ class StoreVerifierTest {
         long bytes = puts.stream().mapToLong(p -> p.appendResult().wroteBytes()).sum();
         assertEquals(bytes, r.bytes());
         assertTrue(r.count(CommitLogVerifier.COMMIT_LOG_FILES) >= 3, r.counts().toString());
-        assertEquals(4, r.count(ConsumeQueueVerifier.CONSUME_QUEUES));
-        assertTrue(r.count(ConsumeQueueVerifier.CONSUME_QUEUE_FILES) >= 4);
-        assertEquals(MESSAGES, r.count(IndexFileVerifier.INDEX_ENTRIES));
+        assertEquals(4, r.count("consumeQueues"));
+        assertTrue(r.count("consumeQueueFiles") >= 4);
+        assertEquals(MESSAGES, r.count("indexEntries"));
         assertEquals(0, r.commitLogMinOffset());
         assertEquals(lastOffset() + puts.get(puts.size() - 1).appendResult().wroteBytes(), r.commitLogMaxOffset());
         assertEquals(Boolean.TRUE, r.toMap().get("healthy"));
@@ -255,7 +255,7 @@ class StoreVerifierTest {
         VerifyReport r = verify();
         assertTrue(r.healthy(), r.toString());
         assertEquals(FILE_SIZE, r.commitLogMinOffset());
-        assertTrue(r.count(ConsumeQueueVerifier.EXPIRED_UNITS) > 0 || r.problems().stream()
+        assertTrue(r.count("expiredUnits") > 0 || r.problems().stream()
                 .anyMatch(p -> p.message().contains("expired")), r.toString());
         assertTrue(r.problems(Severity.INFO).stream().anyMatch(p -> p.message().contains("deleted by retention")),
                 r.toString());

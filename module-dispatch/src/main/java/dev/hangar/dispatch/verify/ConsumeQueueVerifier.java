@@ -1,10 +1,11 @@
-package dev.hangar.store.verify;
+package dev.hangar.dispatch.verify;
 
 import static dev.hangar.spi.format.ConsumeQueueFormat.UNIT_SIZE;
 
+import dev.hangar.spi.dispatch.DispatcherVerification;
+import dev.hangar.spi.dispatch.DispatcherVerification.ReadWindow;
+import dev.hangar.spi.dispatch.DispatcherVerification.RecordHeader;
 import dev.hangar.spi.format.ConsumeQueueFormat;
-import dev.hangar.store.format.CommitLogRecordFormat;
-import dev.hangar.store.verify.CommitLogRecordReader.RecordHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -24,40 +25,46 @@ import java.util.stream.Stream;
  *
  * <p>Not thread-safe: one verification.
  */
-final class ConsumeQueueVerifier {
-    static final String CONSUME_QUEUES = "consumeQueues";
-    static final String CONSUME_QUEUE_FILES = "consumeQueueFiles";
-    static final String BLANK_UNITS = "blankUnits";
-    static final String EXPIRED_UNITS = "expiredUnits";
+public final class ConsumeQueueVerifier {
+    public static final String CONSUME_QUEUES = "consumeQueues";
+    public static final String CONSUME_QUEUE_FILES = "consumeQueueFiles";
+    public static final String BLANK_UNITS = "blankUnits";
+    public static final String EXPIRED_UNITS = "expiredUnits";
     /** Read window: a whole number of units, about 1 MiB. */
     private static final int WINDOW = UNIT_SIZE * 52_428;
 
     private final Path dir;
     private final int fileSize;
-    private final CommitLogExtent commitLog;
-    private final ReportCollector report;
+    private final DispatcherVerification report;
 
-    ConsumeQueueVerifier(Path dir, int fileSize, CommitLogExtent commitLog, ReportCollector report) {
+    /** @param report the findings, and the CommitLog the units point into */
+    public ConsumeQueueVerifier(Path dir, int fileSize, DispatcherVerification report) {
         this.dir = dir;
         this.fileSize = fileSize;
-        this.commitLog = commitLog;
         this.report = report;
     }
 
-    void verify() throws IOException {
+    /** Checks every queue; an unreadable file or directory is reported as an error on {@code dir}. */
+    public void verify() {
+        try {
+            verifyQueues();
+        } catch (IOException e) {
+            report.error(dir, -1, "cannot read the ConsumeQueues: " + e);
+        }
+    }
+
+    private void verifyQueues() throws IOException {
         if (!Files.isDirectory(dir)) {
             return;
         }
-        try (CommitLogRecordReader records = new CommitLogRecordReader(commitLog)) {
-            for (Path topicDir : directories(dir)) {
-                for (Path queueDir : directories(topicDir)) {
-                    String name = queueDir.getFileName().toString();
-                    if (!name.chars().allMatch(Character::isDigit) || name.isEmpty() || name.length() > 9) {
-                        report.warning(queueDir, -1, "unexpected directory: a queue directory is named by its queue id");
-                        continue;
-                    }
-                    verifyQueue(topicDir.getFileName().toString(), Integer.parseInt(name), queueDir, records);
+        for (Path topicDir : directories(dir)) {
+            for (Path queueDir : directories(topicDir)) {
+                String name = queueDir.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit) || name.isEmpty() || name.length() > 9) {
+                    report.warning(queueDir, -1, "unexpected directory: a queue directory is named by its queue id");
+                    continue;
                 }
+                verifyQueue(topicDir.getFileName().toString(), Integer.parseInt(name), queueDir);
             }
         }
     }
@@ -95,14 +102,13 @@ final class ConsumeQueueVerifier {
         }
     }
 
-    private void verifyQueue(String topic, int queueId, Path queueDir, CommitLogRecordReader records)
-            throws IOException {
+    private void verifyQueue(String topic, int queueId, Path queueDir) throws IOException {
         report.count(CONSUME_QUEUES, 1);
-        TreeMap<Long, Path> files = NumberedFiles.list(queueDir, 20, report);
-        NumberedFiles.checkContiguous(files, fileSize, "ConsumeQueue", report);
+        TreeMap<Long, Path> files = report.numberedFiles(queueDir, 20);
+        report.checkContiguous(files, fileSize, "ConsumeQueue");
         QueueWalk q = new QueueWalk(topic, queueId);
         for (Map.Entry<Long, Path> e : files.entrySet()) {
-            report.count(VerifyReport.FILES, 1);
+            report.count(DispatcherVerification.FILES, 1);
             report.count(CONSUME_QUEUE_FILES, 1);
             Path path = e.getValue();
             long length = Files.size(path);
@@ -110,7 +116,7 @@ final class ConsumeQueueVerifier {
                 report.error(path, -1, "the file is " + length + " bytes but the ConsumeQueue file size is " + fileSize
                         + " (mappedFileSizeConsumeQueue rounded up to whole 20-byte units)");
             }
-            try (FileWindow w = FileWindow.open(path, WINDOW)) {
+            try (ReadWindow w = report.window(path, WINDOW)) {
                 if (q.ended) {
                     long nonZero = w.firstNonZero(0);
                     if (nonZero >= 0) {
@@ -119,24 +125,23 @@ final class ConsumeQueueVerifier {
                     }
                     continue;
                 }
-                walkUnits(e.getKey(), path, w, q, records);
+                walkUnits(e.getKey(), path, w, q);
             }
         }
         if (q.pastEnd > 0) {
             report.error(q.firstPastEndFile, q.firstPastEndPosition, q.pastEnd + " units of " + topic + "/" + queueId
                     + " from queue offset " + q.firstPastEnd + " on point past the end of the valid commit log ("
-                    + commitLog.maxOffset() + "): their messages are missing and recovery truncates the queue to "
+                    + report.commitLogMaxOffset() + "): their messages are missing and recovery truncates the queue to "
                     + q.firstPastEnd);
         }
         if (q.expired > 0) {
             report.count(EXPIRED_UNITS, q.expired);
             report.info(queueDir, -1, q.expired + " units point below the commit log's first offset "
-                    + commitLog.minOffset() + ": their messages were deleted by retention (expired, not an error)");
+                    + report.commitLogMinOffset() + ": their messages were deleted by retention (expired, not an error)");
         }
     }
 
-    private void walkUnits(long fileStart, Path path, FileWindow w, QueueWalk q, CommitLogRecordReader records)
-            throws IOException {
+    private void walkUnits(long fileStart, Path path, ReadWindow w, QueueWalk q) throws IOException {
         for (long pos = 0; pos + UNIT_SIZE <= w.size(); pos += UNIT_SIZE) {
             int idx = w.ensure(pos, UNIT_SIZE);
             ByteBuffer buf = w.buffer();
@@ -158,24 +163,24 @@ final class ConsumeQueueVerifier {
                 q.endedAtQueueOffset = queueOffset;
                 return;
             }
-            report.count(VerifyReport.UNITS, 1);
-            checkUnit(path, pos, queueOffset, target, size, q, records);
+            report.count(DispatcherVerification.UNITS, 1);
+            checkUnit(path, pos, queueOffset, target, size, q);
         }
     }
 
-    private void checkUnit(Path path, long pos, long queueOffset, long target, int size, QueueWalk q,
-                           CommitLogRecordReader records) throws IOException {
+    private void checkUnit(Path path, long pos, long queueOffset, long target, int size, QueueWalk q)
+            throws IOException {
         String unit = "the unit of queue offset " + queueOffset + " (commit-log offset " + target + ", size " + size + ")";
         if (target <= q.previousCommitLogOffset) {
             report.error(path, pos, unit + " does not point past the previous unit's commit-log offset "
                     + q.previousCommitLogOffset + ": units must ascend");
         }
         q.previousCommitLogOffset = Math.max(q.previousCommitLogOffset, target);
-        if (commitLog.minOffset() < 0 || target < commitLog.minOffset()) {
+        if (report.commitLogMinOffset() < 0 || target < report.commitLogMinOffset()) {
             q.expired++;
             return;
         }
-        if (target + size > commitLog.maxOffset() || target + size > commitLog.validEndOfFileHolding(target)) {
+        if (target + size > report.commitLogMaxOffset() || target + size > report.validEndOfFileHolding(target)) {
             if (q.pastEnd++ == 0) {
                 q.firstPastEnd = queueOffset;
                 q.firstPastEndFile = path;
@@ -183,11 +188,11 @@ final class ConsumeQueueVerifier {
             }
             return;
         }
-        RecordHeader r = records.read(target);
+        RecordHeader r = report.record(target);
         List<String> wrong = new ArrayList<>();
         if (r == null) {
             wrong.add("no record can be read there");
-        } else if (r.magic() != CommitLogRecordFormat.MESSAGE_MAGIC_CODE) {
+        } else if (!r.messageStart()) {
             wrong.add(String.format("there is no record start there (magic 0x%08X)", r.magic()));
         } else {
             if (r.totalSize() != size) {

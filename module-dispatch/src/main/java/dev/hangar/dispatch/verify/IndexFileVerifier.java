@@ -1,7 +1,9 @@
-package dev.hangar.store.verify;
+package dev.hangar.dispatch.verify;
 
 import static dev.hangar.spi.format.IndexFileFormat.ENTRY_SIZE;
 
+import dev.hangar.spi.dispatch.DispatcherVerification;
+import dev.hangar.spi.dispatch.DispatcherVerification.ReadWindow;
 import dev.hangar.spi.format.IndexFileFormat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -18,26 +20,25 @@ import java.util.TreeMap;
  *
  * <p>Not thread-safe: one verification.
  */
-final class IndexFileVerifier {
-    static final String INDEX_FILES = "indexFiles";
-    static final String INDEX_ENTRIES = "indexEntries";
+public final class IndexFileVerifier {
+    public static final String INDEX_FILES = "indexFiles";
+    public static final String INDEX_ENTRIES = "indexEntries";
     private static final int WINDOW = ENTRY_SIZE * 52_428;
 
     private final Path dir;
     private final int maxHashSlots;
     private final int maxEntries;
-    private final CommitLogExtent commitLog;
-    private final ReportCollector report;
+    private final DispatcherVerification report;
     /** Index files ending past the valid commit log: reported once, on the first. */
     private int pastEnd;
     private Path firstPastEnd;
     private long firstPastEndOffset;
 
-    IndexFileVerifier(Path dir, int maxHashSlots, int maxEntries, CommitLogExtent commitLog, ReportCollector report) {
+    /** @param report the findings, and the CommitLog the entries point into */
+    public IndexFileVerifier(Path dir, int maxHashSlots, int maxEntries, DispatcherVerification report) {
         this.dir = dir;
         this.maxHashSlots = maxHashSlots;
         this.maxEntries = maxEntries;
-        this.commitLog = commitLog;
         this.report = report;
     }
 
@@ -46,13 +47,22 @@ final class IndexFileVerifier {
                           int hashSlotCount, int indexCount) {
     }
 
-    void verify() throws IOException {
-        TreeMap<Long, Path> files = NumberedFiles.list(dir, IndexFileFormat.FILE_NAME_LENGTH, report);
+    /** Checks every index file; an unreadable one is reported as an error on {@code dir}. */
+    public void verify() {
+        try {
+            verifyFiles();
+        } catch (IOException e) {
+            report.error(dir, -1, "cannot read the index files: " + e);
+        }
+    }
+
+    private void verifyFiles() throws IOException {
+        TreeMap<Long, Path> files = report.numberedFiles(dir, IndexFileFormat.FILE_NAME_LENGTH);
         long expectedSize = IndexFileFormat.fileSize(maxHashSlots, maxEntries);
         pastEnd = 0;
         for (Map.Entry<Long, Path> e : files.entrySet()) {
             Path path = e.getValue();
-            report.count(VerifyReport.FILES, 1);
+            report.count(DispatcherVerification.FILES, 1);
             report.count(INDEX_FILES, 1);
             long length = Files.size(path);
             if (length != expectedSize) {
@@ -63,7 +73,7 @@ final class IndexFileVerifier {
                 report.error(path, 0, "the file is too short for the 40-byte header");
                 continue;
             }
-            try (FileWindow w = FileWindow.open(path, WINDOW)) {
+            try (ReadWindow w = report.window(path, WINDOW)) {
                 int idx = w.ensure(0, IndexFileFormat.HEADER_SIZE);
                 Header h = header(w.buffer(), idx);
                 if (checkHeader(path, h) && length == expectedSize) {
@@ -73,7 +83,7 @@ final class IndexFileVerifier {
         }
         if (pastEnd > 0) {
             report.warning(firstPastEnd, IndexFileFormat.END_PHY_OFFSET_OFFSET, "header: endPhyOffset "
-                    + firstPastEndOffset + " is past the end of the valid commit log (" + commitLog.maxOffset() + ")"
+                    + firstPastEndOffset + " is past the end of the valid commit log (" + report.commitLogMaxOffset() + ")"
                     + (pastEnd > 1 ? ", as in " + (pastEnd - 1) + " later index files" : "")
                     + "; keys of the missing records find nothing");
         }
@@ -109,7 +119,7 @@ final class IndexFileVerifier {
                     + " is outside 0.." + maxEntries + " (maxIndexNum)");
             sound = false;
         }
-        if (h.indexCount() > 1 && h.endPhyOffset() >= commitLog.maxOffset() && pastEnd++ == 0) {
+        if (h.indexCount() > 1 && h.endPhyOffset() >= report.commitLogMaxOffset() && pastEnd++ == 0) {
             firstPastEnd = path;
             firstPastEndOffset = h.endPhyOffset();
         }
@@ -117,7 +127,7 @@ final class IndexFileVerifier {
     }
 
     /** Entries 1 .. indexCount-1: offsets within the header's range, chains pointing backwards. */
-    private void checkEntries(Path path, FileWindow w, Header h) throws IOException {
+    private void checkEntries(Path path, ReadWindow w, Header h) throws IOException {
         for (int i = 1; i < h.indexCount(); i++) {
             long pos = IndexFileFormat.entryPosition(maxHashSlots, i);
             int idx = w.ensure(pos, ENTRY_SIZE);

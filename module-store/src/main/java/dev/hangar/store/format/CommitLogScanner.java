@@ -1,0 +1,124 @@
+package dev.hangar.store.format;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Walks the CommitLog records in a stretch of a buffer, front to back, handing each complete record to a
+ * {@link RecordHandler}, and says why it stopped. It is the one loop over records: recovery
+ * ({@code recovery/CommitLogRecovery}), dispatch ({@code reput/CommitLogCursor}) and {@code verify} differ only in
+ * what they do with a record and with the place the walk stops.
+ *
+ * <p>Each record is checked with {@link RecordDecoder#check}. The walk stops at the first record that is not a
+ * MESSAGE (see {@link Stop}), when the handler asks, after {@code maxRecords} records, or at the limit. A record
+ * cut by the limit is told apart from a damaged one ({@link Stop#CUT}), because a reader that sees only part of
+ * the file (the dispatch limit, a slave receiving its master's log, a read window) must wait or read further
+ * rather than call it damage.
+ *
+ * <p>Stateless and thread-safe; reads with absolute gets, the buffer's position is not moved.
+ */
+public final class CommitLogScanner {
+
+    private CommitLogScanner() {
+    }
+
+    /** Receives each complete, consistent record of a scan. */
+    @FunctionalInterface
+    public interface RecordHandler {
+        /**
+         * @param buffer the scanned buffer (absolute reads only)
+         * @param index  where the record starts in {@code buffer}
+         * @param size   the record's length in bytes
+         * @return true to go on with the next record, false to stop after this one
+         */
+        boolean onMessage(ByteBuffer buffer, int index, int size);
+    }
+
+    /** Why a scan stopped. */
+    public enum Stop {
+        /** Every byte up to the limit was a whole record: the next record lies at or past the limit. */
+        LIMIT,
+        /** The handler returned false, or {@code maxRecords} records were handed on. */
+        PAUSED,
+        /** A BLANK end-of-file record: the log goes on at the next file. */
+        BLANK,
+        /** Nothing was ever written here (zeros, or no bytes left). */
+        END,
+        /** A torn, truncated or corrupted record, which does not run past the limit. */
+        INVALID,
+        /**
+         * A record the limit cuts: fewer than 8 bytes of header that are not all zero, or a message whose declared
+         * length runs past the limit. Complete (or damaged) only the bytes past the limit can tell.
+         */
+        CUT
+    }
+
+    /**
+     * How a scan ended.
+     *
+     * @param stop       why it stopped
+     * @param index      buffer index of the first record not handed on (where the stop lies); after
+     *                   {@link Stop#PAUSED}, just past the last record handed on
+     * @param records    records handed on
+     * @param recordSize at BLANK the blank's length, at CUT the declared length of the cut message (0 when only
+     *                   part of the header is visible), else 0
+     * @param reason     why INVALID or CUT, else null
+     */
+    public record Result(Stop stop, int index, long records, int recordSize, String reason) {
+    }
+
+    /**
+     * Scans {@code buffer} from {@code from} up to (not including) {@code limit}.
+     *
+     * @param checkCrc   also verify each body CRC
+     * @param maxRecords hand on at most this many records
+     */
+    public static Result scan(ByteBuffer buffer, int from, int limit, boolean checkCrc, long maxRecords,
+                              RecordHandler handler) {
+        int index = from;
+        long records = 0;
+        while (true) {
+            if (index >= limit) {
+                return new Result(Stop.LIMIT, index, records, 0, null);
+            }
+            if (records >= maxRecords) {
+                return new Result(Stop.PAUSED, index, records, 0, null);
+            }
+            int available = limit - index;
+            RecordDecoder.Check check = RecordDecoder.check(buffer, index, available, checkCrc);
+            switch (check.kind()) {
+                case MESSAGE -> {
+                    records++;
+                    boolean goOn = handler.onMessage(buffer, index, check.size());
+                    index += check.size();
+                    if (!goOn) {
+                        return new Result(Stop.PAUSED, index, records, 0, null);
+                    }
+                }
+                case BLANK -> {
+                    return new Result(Stop.BLANK, index, records, check.size(), null);
+                }
+                case END -> {
+                    return new Result(Stop.END, index, records, 0, null);
+                }
+                default -> {
+                    int cutLength = cutLength(buffer, index, available);
+                    return new Result(cutLength >= 0 ? Stop.CUT : Stop.INVALID, index, records, Math.max(cutLength, 0),
+                            check.reason());
+                }
+            }
+        }
+    }
+
+    /**
+     * The declared length of a record that runs past the {@code available} bytes (0 when not even its header is
+     * visible), or -1 when the record does not run past them (so its damage lies in what is visible).
+     */
+    private static int cutLength(ByteBuffer buffer, int index, int available) {
+        if (available < CommitLogRecordFormat.END_FILE_MIN_BLANK_LENGTH) {
+            return 0;
+        }
+        int total = buffer.getInt(index + CommitLogRecordFormat.TOTAL_SIZE_OFFSET);
+        int magic = buffer.getInt(index + CommitLogRecordFormat.MAGIC_CODE_OFFSET);
+        return magic == CommitLogRecordFormat.MESSAGE_MAGIC_CODE && total > available ? total : -1;
+    }
+}
