@@ -11,6 +11,8 @@ public final class RecordingLibC implements LibC {
     public final AtomicInteger munlocks = new AtomicInteger();
     public final AtomicInteger madvises = new AtomicInteger();
     public final AtomicInteger fallocates = new AtomicInteger();
+    /** Every path opened (pre-allocation opens the file it reserves). */
+    public final java.util.List<String> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** What posix_fallocate answers: 0, or an error number such as 28 (ENOSPC). */
     public volatile int fallocateResult;
 
@@ -48,6 +50,7 @@ public final class RecordingLibC implements LibC {
 
     @Override
     public int open(String path, int flags) {
+        opened.add(path);
         return 1000;
     }
 
