@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Smoke test of the jlink'd image: the launcher contract (../shared/tools/contract-smoke, DESIGN.md §6) plus
+# Smoke test of the jlink'd image: the launcher contract (commands and JSON field names) plus
 # what only the image can get wrong: every provider module linked, conf/ and plugins/ in place, logs kept off
 # stdout. Build the image first:  cd <project root> && mvn -o -q -pl module-launcher,jlink install
 # Usage: jlink/src/test/image-smoke.sh   (from anywhere; CONTRACT_SMOKE=path overrides the contract script)

@@ -1,7 +1,7 @@
 /**
  * {@code store-launcher}: layers the configuration (defaults, properties file, {@code HANGAR_*} environment,
  * {@code -D} flags), assembles the store from the providers found at run time, and offers the operator's
- * commands (DESIGN.md §6). The provider modules (mmap, flush, dispatch, plugins) and the logging backend are
+ * commands. The provider modules (mmap, flush, dispatch, plugins) and the logging backend are
  * not required here: they are found by {@link java.util.ServiceLoader} through {@code dev.hangar.store}.
  */
 module dev.hangar.launcher {
@@ -15,9 +15,5 @@ module dev.hangar.launcher {
     // picocli sets the annotated option fields and creates the command objects reflectively
     opens dev.hangar.launcher to info.picocli;
     opens dev.hangar.launcher.command to info.picocli;
-
-    exports dev.hangar.launcher;
-    exports dev.hangar.launcher.config;
-    exports dev.hangar.launcher.http;
-    exports dev.hangar.launcher.json;
+    // exports nothing: it is an application, run by its main class; nothing may compile against it
 }

@@ -13,19 +13,15 @@ module dev.hangar.store {
     requires transitive dev.hangar.spi;
     requires org.slf4j;
 
+    // The API: DefaultMessageStore and its typed StatsSnapshot, and the provider registry that assembles it.
     exports dev.hangar.store;
     exports dev.hangar.store.assembly;
-    exports dev.hangar.store.format;
-    exports dev.hangar.store.commitlog;
-    exports dev.hangar.store.service;
-    exports dev.hangar.store.recovery;
-    exports dev.hangar.store.read;
-    exports dev.hangar.store.reput;
-    exports dev.hangar.store.dispatch;
-    exports dev.hangar.store.put;
-    exports dev.hangar.store.clean;
-    exports dev.hangar.store.verify;
-    exports dev.hangar.store.schedule;
+    // What the operator's commands need beyond the API: message checks and ids (put, get), the live counters
+    // (/metrics, /health), and the offline verifier (verify). Nobody else sees these packages.
+    exports dev.hangar.store.format to dev.hangar.launcher;
+    exports dev.hangar.store.put to dev.hangar.launcher;
+    exports dev.hangar.store.service to dev.hangar.launcher;
+    exports dev.hangar.store.verify to dev.hangar.launcher;
 
     uses dev.hangar.spi.lock.PutMessageLockProvider;
     uses dev.hangar.spi.mapped.MappedStorageProvider;

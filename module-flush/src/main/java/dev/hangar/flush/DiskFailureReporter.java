@@ -52,8 +52,4 @@ final class DiskFailureReporter {
                     service, operation);
         }
     }
-
-    boolean isFailing() {
-        return failing.get();
-    }
 }

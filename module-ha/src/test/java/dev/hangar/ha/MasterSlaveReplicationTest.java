@@ -54,7 +54,7 @@ class MasterSlaveReplicationTest {
                 assertEquals(offsets(onMaster), offsets(onSlave), "key-" + i);
                 assertEquals(1, onSlave.size(), "key-" + i);
             }
-            Map<String, Object> stats = master.statsSnapshot();
+            Map<String, Object> stats = master.statsSnapshot().toMap();
             @SuppressWarnings("unchecked")
             Map<String, Object> repl = (Map<String, Object>) stats.get("replication");
             assertEquals("SYNC_MASTER", repl.get("role"));

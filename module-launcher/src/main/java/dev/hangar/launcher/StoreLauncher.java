@@ -35,7 +35,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * {@code store-launcher}: the operator's command line (DESIGN.md §6). Holds the global options, layers the
+ * {@code store-launcher}: the operator's command line. Holds the global options, layers the
  * configuration ({@link ConfigLoader}), sets up logging, finds the providers, and turns every failure into
  * one "error: ..." line on stderr with a non-zero exit code (the stack trace only with {@code --verbose}).
  *

@@ -2,6 +2,7 @@ package dev.hangar.store;
 
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.spi.flush.FlushStatistics;
 import dev.hangar.spi.ha.BrokerRole;
 import dev.hangar.spi.ha.ReplicationService;
 import dev.hangar.spi.ha.ReplicationStatus;
@@ -23,7 +24,6 @@ import dev.hangar.store.format.MessageEncoder;
 import dev.hangar.store.format.MessageIdCodec;
 import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.put.MessageValidator;
-import dev.hangar.store.recovery.RecoveryReport;
 import dev.hangar.store.schedule.DelayOffsetFile;
 import dev.hangar.store.schedule.ScheduleMessageService;
 import dev.hangar.store.service.RunningFlags;
@@ -31,6 +31,7 @@ import dev.hangar.store.service.StoreStats;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -127,7 +128,7 @@ public final class DefaultMessageStore implements MessageStore {
     }
 
     /** The delayed-message delivery service, or null (not started, or no ConsumeQueue). */
-    public ScheduleMessageService scheduleService() {
+    ScheduleMessageService scheduleService() {
         return schedule;
     }
 
@@ -175,13 +176,48 @@ public final class DefaultMessageStore implements MessageStore {
     }
 
     /** What the last recovery did, or null before start. */
-    public RecoveryReport recoveryReport() {
+    public StatsSnapshot.Recovery recoveryReport() {
         StoreRuntime rt = runtime;
-        return rt == null ? null : rt.recoveryReport();
+        return rt == null ? null : StatsCollector.recovery(rt.recoveryReport());
     }
 
-    /** The running parts, for tools in this module and tests; null before start. */
-    public StoreRuntime runtime() {
+    /** True between {@link #start()} (or {@link #startReadOnly()}) and {@link #shutdown()}. */
+    public boolean isStarted() {
+        return runtime != null && !shutdown;
+    }
+
+    /** True when opened with {@link #startReadOnly()}: puts are refused and nothing is dispatched. */
+    public boolean isReadOnly() {
+        StoreRuntime rt = runtime;
+        return rt != null && rt.readOnly();
+    }
+
+    /**
+     * What a dispatcher offers to readers, such as {@link dev.hangar.spi.dispatch.ConsumeQueueView} or
+     * {@link dev.hangar.spi.dispatch.KeyIndexView}; empty before start or when no configured dispatcher offers it.
+     */
+    public <V> Optional<V> dispatcherView(Class<V> type) {
+        StoreRuntime rt = runtime;
+        return rt == null ? Optional.empty() : rt.dispatchers().view(type);
+    }
+
+    /** Names of the dispatchers in use, built-in first; empty before start. */
+    public List<String> dispatcherNames() {
+        StoreRuntime rt = runtime;
+        return rt == null ? List.of() : rt.dispatchers().names();
+    }
+
+    /** The CommitLog flush counters, live; null before start. */
+    public FlushStatistics flushStatistics() {
+        StoreRuntime rt = runtime;
+        return rt == null ? null : rt.flushStatistics();
+    }
+
+    /**
+     * The running parts, for this package and, through {@code TestInternals}, this module's tests; null before
+     * start. Not API: the engine's API is what {@code module-info.java} exports.
+     */
+    StoreRuntime runtime() {
         return runtime;
     }
 
@@ -196,9 +232,9 @@ public final class DefaultMessageStore implements MessageStore {
         return readable().retention().executeDeleteFilesManually();
     }
 
-    /** Nested maps and numbers describing the store, JSON-ready (for {@code stat}, {@code /v1/stats}). */
-    public Map<String, Object> statsSnapshot() {
-        return StatsSnapshot.of(this);
+    /** The store's figures, typed, for {@code stat}, {@code /v1/stats} and {@code /metrics}; see {@link StatsSnapshot#toMap()}. */
+    public StatsSnapshot statsSnapshot() {
+        return StatsCollector.of(this);
     }
 
     // ------------------------------------------------------------------ puts

@@ -1,157 +1,270 @@
 package dev.hangar.store;
 
-import dev.hangar.spi.dispatch.ConsumeQueueView;
-import dev.hangar.spi.flush.FlushStatistics;
 import dev.hangar.spi.flush.LatencyHistogram;
-import dev.hangar.spi.mapped.MappedFileQueue;
-import dev.hangar.store.recovery.RecoveryReport;
-import dev.hangar.store.service.StoreStats;
-import java.io.File;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Builds the JSON-ready description of a store for {@code stat} and {@code /v1/stats}. */
-final class StatsSnapshot {
-    private StatsSnapshot() {
-    }
+/**
+ * One consistent-enough reading of a store's figures, typed: {@code stat}, {@code GET /v1/stats} (through
+ * {@link #toMap()}, whose field names are the JSON contract) and {@code GET /metrics} (through the fields) all read
+ * it, so they cannot drift apart. Built by {@link DefaultMessageStore#statsSnapshot()}; the parts that exist only
+ * once the store is open ({@link #commitLog()} to {@link #lastRecovery()}) are null before {@code start}.
+ *
+ * @param notWritableReason why the store refuses writes, or null while it takes them
+ * @param lastRecovery      null on a store that never recovered (not started)
+ */
+public record StatsSnapshot(String storePath, Map<String, String> providers, List<String> runningFlags,
+                            boolean writable, String notWritableReason, Puts puts, boolean started,
+                            CommitLog commitLog, Dispatch dispatch, Flush flush, List<QueueRange> queues, Disk disk,
+                            Retention retention, Replication replication, Recovery lastRecovery) {
 
-    /** Role, peers, acknowledged offset, lag in bytes and time, throughput; just the role when not replicating. */
-    static Map<String, Object> replication(DefaultMessageStore store) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("role", store.role().name());
-        dev.hangar.spi.ha.ReplicationStatus s = store.replicationStatus();
-        m.put("enabled", s != null);
-        if (s != null) {
-            m.put("listenAddress", s.listenAddress());
-            m.put("masterAddress", s.masterAddress());
-            m.put("connectedSlaves", s.connectedSlaves());
-            m.put("ackedOffset", s.ackedOffset());
-            m.put("lagBytes", s.lagBytes());
-            m.put("lagMillis", s.lagMillis());
-            m.put("bytesPerSecond", s.bytesPerSecond());
-            m.put("rejectedConnections", s.rejectedConnections());
-            m.put("problem", s.problem());
-        }
-        return m;
-    }
-
-    static Map<String, Object> of(DefaultMessageStore store) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        StoreRuntime rt = store.runtime();
-        out.put("storePath", store.config().get(dev.hangar.spi.config.StoreConfigKeys.STORE_PATH_ROOT_DIR));
-        out.put("providers", store.chosenProviders());
-        out.put("runningFlags", store.runningFlags().names());
-        out.put("writable", store.runningFlags().isWritable());
-        if (store.runningFlags().reason() != null) {
-            out.put("notWritableReason", store.runningFlags().reason());
-        }
-        out.put("puts", puts(store.stats()));
-        if (rt == null) {
-            out.put("started", false);
-            return out;
-        }
-        out.put("started", true);
-        MappedFileQueue q = rt.commitLog().queue();
-        Map<String, Object> cl = new LinkedHashMap<>();
-        cl.put("minOffset", rt.commitLog().getMinOffset());
-        cl.put("maxOffset", rt.commitLog().getMaxOffset());
-        cl.put("flushedOffset", q.getFlushedWhere());
-        cl.put("committedOffset", q.getCommittedWhere());
-        cl.put("files", q.mappedFiles().size());
-        cl.put("fileSize", q.mappedFileSize());
-        cl.put("mappedBytes", q.getMappedMemorySize());
-        out.put("commitLog", cl);
-        Map<String, Object> dispatch = new LinkedHashMap<>();
-        dispatch.put("dispatchedOffset", rt.reput().reputFromOffset());
-        dispatch.put("behindBytes", rt.reput().behindBytes());
-        dispatch.put("dispatched", store.stats().dispatched());
-        dispatch.put("dispatchers", rt.dispatchers().names());
-        dispatch.put("failures", rt.dispatchers().failures());
-        dispatch.put("plugins", rt.plugins().snapshot());
-        out.put("dispatch", dispatch);
-        out.put("flush", flush(rt.flushStatistics()));
-        out.put("queues", queues(rt.dispatchers().view(ConsumeQueueView.class).orElse(null)));
-        Map<String, Object> disk = disk(rt.root().toFile());
-        disk.putAll(rt.retention().diskSnapshot());
-        out.put("disk", disk);
-        out.put("retention", rt.retention().snapshot());
-        out.put("replication", replication(store));
-        RecoveryReport r = rt.recoveryReport();
-        if (r != null) {
-            Map<String, Object> rec = new LinkedHashMap<>();
-            rec.put("abnormal", r.abnormal());
-            rec.put("filesScanned", r.filesScanned());
-            rec.put("messagesScanned", r.messagesScanned());
-            rec.put("endOffset", r.endOffset());
-            rec.put("filesDropped", r.filesDropped());
-            rec.put("redispatched", r.redispatched());
-            rec.put("millis", r.millis());
-            if (r.truncatedAtReason() != null) {
-                rec.put("truncatedAt", r.truncatedAtReason());
+    /** Durations in microseconds: percentiles for people, power-of-two buckets for Prometheus. */
+    public record Latency(long count, long p50, long p99, long p999, long max, long sumMicros,
+                          List<Long> cumulativeBelowPowerOfTwo) {
+        /** Reads a live histogram; the buckets are kept non-decreasing though values are recorded meanwhile. */
+        public static Latency of(LatencyHistogram h) {
+            List<Long> buckets = new ArrayList<>();
+            long cumulative = 0;
+            for (int i = 0; i < 40; i++) {
+                cumulative = Math.max(cumulative, h.cumulativeBelowPowerOfTwo(i));
+                buckets.add(cumulative);
             }
-            out.put("lastRecovery", rec);
+            return new Latency(Math.max(cumulative, h.count()), h.percentileMicros(0.5), h.percentileMicros(0.99),
+                    h.percentileMicros(0.999), h.maxMicros(), h.sumMicros(), List.copyOf(buckets));
         }
-        return out;
+
+        /** Count of values below 2^i µs (so at most 2^i - 1): Prometheus' {@code le} bucket. */
+        public long cumulativeBelow(int powerOfTwo) {
+            return cumulativeBelowPowerOfTwo.get(Math.min(powerOfTwo, cumulativeBelowPowerOfTwo.size() - 1));
+        }
+
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("count", count);
+            m.put("p50", p50);
+            m.put("p99", p99);
+            m.put("p999", p999);
+            m.put("max", max);
+            return m;
+        }
     }
 
-    private static Map<String, Object> puts(StoreStats s) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("messages", s.putMessages());
-        m.put("bytes", s.putBytes());
-        m.put("failures", s.putFailures());
-        m.put("latencyMicros", latency(s.putLatency()));
-        m.put("getFound", s.getFound());
-        m.put("getMiss", s.getMiss());
-        return m;
+    /** @param failures refused or failed puts by {@code PutMessageStatus} name (only those that happened) */
+    public record Puts(long messages, long bytes, Map<String, Long> failures, Latency latencyMicros, long getFound,
+                       long getMiss, long dispatched) {
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("messages", messages);
+            m.put("bytes", bytes);
+            m.put("failures", failures);
+            m.put("latencyMicros", latencyMicros.toMap());
+            m.put("getFound", getFound);
+            m.put("getMiss", getMiss);
+            return m;
+        }
     }
 
-    static Map<String, Object> latency(LatencyHistogram h) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("count", h.count());
-        m.put("p50", h.percentileMicros(0.5));
-        m.put("p99", h.percentileMicros(0.99));
-        m.put("p999", h.percentileMicros(0.999));
-        m.put("max", h.maxMicros());
-        return m;
+    public record CommitLog(long minOffset, long maxOffset, long flushedOffset, long committedOffset, int files,
+                            long fileSize, long mappedBytes) {
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("minOffset", minOffset);
+            m.put("maxOffset", maxOffset);
+            m.put("flushedOffset", flushedOffset);
+            m.put("committedOffset", committedOffset);
+            m.put("files", files);
+            m.put("fileSize", fileSize);
+            m.put("mappedBytes", mappedBytes);
+            return m;
+        }
     }
 
-    private static Map<String, Object> flush(FlushStatistics f) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("flushes", f.flushes());
-        m.put("flushedBytes", f.flushedBytes());
-        m.put("bytesPerFlush", Math.round(f.bytesPerFlush()));
-        m.put("failures", f.flushFailures());
-        m.put("commits", f.commits());
-        m.put("groupCommits", f.groupCommits());
-        m.put("requestsPerGroupCommit", Math.round(f.requestsPerGroupCommit() * 100) / 100.0);
-        m.put("fsyncLatencyMicros", latency(f.fsyncLatency()));
-        return m;
+    /** A third-party dispatcher on its own thread. @param state running, disabled or not started */
+    public record Plugin(String state, long offset, long lagBytes, long skippedBytes, long failures,
+                         String disabledReason) {
+        public boolean disabled() {
+            return "disabled".equals(state);
+        }
+
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("state", state);
+            m.put("offset", offset);
+            m.put("lagBytes", lagBytes);
+            m.put("skippedBytes", skippedBytes);
+            m.put("failures", failures);
+            if (disabledReason != null) {
+                m.put("disabledReason", disabledReason);
+            }
+            return m;
+        }
     }
 
-    private static List<Map<String, Object>> queues(ConsumeQueueView view) {
-        List<Map<String, Object>> out = new java.util.ArrayList<>();
-        if (view == null) {
+    public record Dispatch(long dispatchedOffset, long behindBytes, long dispatched, List<String> dispatchers,
+                           Map<String, Long> failures, Map<String, Plugin> plugins) {
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("dispatchedOffset", dispatchedOffset);
+            m.put("behindBytes", behindBytes);
+            m.put("dispatched", dispatched);
+            m.put("dispatchers", dispatchers);
+            m.put("failures", failures);
+            Map<String, Object> p = new LinkedHashMap<>();
+            plugins.forEach((name, plugin) -> p.put(name, plugin.toMap()));
+            m.put("plugins", p);
+            return m;
+        }
+    }
+
+    public record Flush(long flushes, long flushedBytes, long bytesPerFlush, long failures, long commits,
+                        long groupCommits, double requestsPerGroupCommit, Latency fsyncLatencyMicros) {
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("flushes", flushes);
+            m.put("flushedBytes", flushedBytes);
+            m.put("bytesPerFlush", bytesPerFlush);
+            m.put("failures", failures);
+            m.put("commits", commits);
+            m.put("groupCommits", groupCommits);
+            m.put("requestsPerGroupCommit", requestsPerGroupCommit);
+            m.put("fsyncLatencyMicros", fsyncLatencyMicros.toMap());
+            return m;
+        }
+    }
+
+    public record QueueRange(String topic, int queueId, long minOffset, long maxOffset) {
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("topic", topic);
+            m.put("queueId", queueId);
+            m.put("minOffset", minOffset);
+            m.put("maxOffset", maxOffset);
+            return m;
+        }
+    }
+
+    /**
+     * The file system under the store and the retention thresholds; {@code full}, {@code cleanImmediately} and
+     * {@code spaceToDelete} are null until the first disk check.
+     */
+    public record Disk(long totalBytes, long usableBytes, double usedRatio, int maxUsedPercent,
+                       int cleanForciblyPercent, int warningPercent, Boolean full, Boolean cleanImmediately,
+                       Boolean spaceToDelete) {
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("totalBytes", totalBytes);
+            m.put("usableBytes", usableBytes);
+            m.put("usedRatio", usedRatio);
+            m.put("maxUsedPercent", maxUsedPercent);
+            m.put("cleanForciblyPercent", cleanForciblyPercent);
+            m.put("warningPercent", warningPercent);
+            if (full != null) {
+                m.put("full", full);
+                m.put("cleanImmediately", cleanImmediately);
+                m.put("spaceToDelete", spaceToDelete);
+            }
+            return m;
+        }
+    }
+
+    public record Retention(long fileReservedHours, List<Integer> deleteHours, long cleanIntervalMillis,
+                            boolean cleanFileForciblyEnable, long filesDeleted, long lastPassMillis,
+                            int lastPassDeleted, int manualPassesLeft) {
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("fileReservedHours", fileReservedHours);
+            m.put("deleteHours", deleteHours);
+            m.put("cleanIntervalMillis", cleanIntervalMillis);
+            m.put("cleanFileForciblyEnable", cleanFileForciblyEnable);
+            m.put("filesDeleted", filesDeleted);
+            m.put("lastPassMillis", lastPassMillis);
+            m.put("lastPassDeleted", lastPassDeleted);
+            m.put("manualPassesLeft", manualPassesLeft);
+            return m;
+        }
+    }
+
+    /**
+     * Replication as operators see it; every field after {@code enabled} is meaningless (zero, null) when it is
+     * false. {@code lagBytes} is -1 on a slave.
+     */
+    public record Replication(String role, boolean enabled, String listenAddress, String masterAddress,
+                              int connectedSlaves, long ackedOffset, long lagBytes, long lagMillis,
+                              long bytesPerSecond, long rejectedConnections, String problem) {
+        public boolean isSlave() {
+            return "SLAVE".equals(role);
+        }
+
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("role", role);
+            m.put("enabled", enabled);
+            if (enabled) {
+                m.put("listenAddress", listenAddress);
+                m.put("masterAddress", masterAddress);
+                m.put("connectedSlaves", connectedSlaves);
+                m.put("ackedOffset", ackedOffset);
+                m.put("lagBytes", lagBytes);
+                m.put("lagMillis", lagMillis);
+                m.put("bytesPerSecond", bytesPerSecond);
+                m.put("rejectedConnections", rejectedConnections);
+                m.put("problem", problem);
+            }
+            return m;
+        }
+    }
+
+    /** @param truncatedAt why the log was cut where it was, or null when it ended cleanly */
+    public record Recovery(boolean abnormal, int filesScanned, long messagesScanned, long endOffset, int filesDropped,
+                           long redispatched, long millis, String truncatedAt) {
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("abnormal", abnormal);
+            m.put("filesScanned", filesScanned);
+            m.put("messagesScanned", messagesScanned);
+            m.put("endOffset", endOffset);
+            m.put("filesDropped", filesDropped);
+            m.put("redispatched", redispatched);
+            m.put("millis", millis);
+            if (truncatedAt != null) {
+                m.put("truncatedAt", truncatedAt);
+            }
+            return m;
+        }
+    }
+
+    /**
+     * Nested maps, lists and numbers with the field names of {@code stat --json} and {@code /v1/stats} (a contract
+     * with users: keep them).
+     */
+    public Map<String, Object> toMap() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("storePath", storePath);
+        out.put("providers", providers);
+        out.put("runningFlags", runningFlags);
+        out.put("writable", writable);
+        if (notWritableReason != null) {
+            out.put("notWritableReason", notWritableReason);
+        }
+        out.put("puts", puts.toMap());
+        out.put("started", started);
+        if (!started) {
             return out;
         }
-        view.forEachQueue((topic, queueId, min, max) -> {
-            Map<String, Object> q = new LinkedHashMap<>();
-            q.put("topic", topic);
-            q.put("queueId", queueId);
-            q.put("minOffset", min);
-            q.put("maxOffset", max);
-            out.add(q);
-        });
+        out.put("commitLog", commitLog.toMap());
+        out.put("dispatch", dispatch.toMap());
+        out.put("flush", flush.toMap());
+        List<Map<String, Object>> q = new ArrayList<>();
+        queues.forEach(range -> q.add(range.toMap()));
+        out.put("queues", q);
+        out.put("disk", disk.toMap());
+        out.put("retention", retention.toMap());
+        out.put("replication", replication.toMap());
+        if (lastRecovery != null) {
+            out.put("lastRecovery", lastRecovery.toMap());
+        }
         return out;
-    }
-
-    private static Map<String, Object> disk(File root) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        long total = root.getTotalSpace();
-        long free = root.getUsableSpace();
-        m.put("totalBytes", total);
-        m.put("usableBytes", free);
-        m.put("usedRatio", total == 0 ? 0 : Math.round((1.0 - (double) free / total) * 1000) / 1000.0);
-        return m;
     }
 }

@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * touched), recovers the CommitLog, truncates and re-dispatches what the dispatchers lack, rebuilds the queue
  * offsets, and only then creates the {@code abort} marker and starts the services.
  */
-public final class StoreRuntime implements AutoCloseable {
+final class StoreRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StoreRuntime.class);
     private static final String ABORT_FILE = "abort";
     /** How long a clean shutdown lets third-party dispatchers catch up; they resume from their durable offset. */

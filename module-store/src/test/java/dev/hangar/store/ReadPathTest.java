@@ -184,7 +184,7 @@ class ReadPathTest {
             }
             awaitDispatched(store);
             assertEquals(10, store.getMaxOffsetInQueue("Sync", 0));
-            assertTrue(store.runtime().commitLog().queue().getFlushedWhere() >= store.getMaxPhyOffset());
+            assertTrue(TestInternals.commitLog(store).queue().getFlushedWhere() >= store.getMaxPhyOffset());
         }
     }
 

@@ -230,7 +230,7 @@ class RecoveryTest {
         try (DefaultMessageStore first = TestStores.started(dir, "flushIntervalConsumeQueue", "3600000",
                 "flushConsumeQueueThoroughInterval", "3600000", "flushCommitLogLeastPages", "0")) {
             first.putMessage(TestStores.message("FooBar", 0, "first"));
-            MappedFileQueue log = first.runtime().commitLog().queue();
+            MappedFileQueue log = TestInternals.commitLog(first).queue();
             TestStores.await("flushed and dispatched", () -> log.getFlushedWhere() == log.getMaxOffset()
                     && first.dispatchBehindBytes() == 0);
             DirectorySnapshot before = DirectorySnapshot.of(dir);

@@ -125,7 +125,7 @@ public final class HangarSide implements StoreReader, AutoCloseable {
 
     @Override
     public QueueUnit unit(String topic, int queueId, long queueOffset) {
-        ConsumeQueueView view = store.runtime().dispatchers().view(ConsumeQueueView.class).orElseThrow();
+        ConsumeQueueView view = store.dispatcherView(ConsumeQueueView.class).orElseThrow();
         List<CqUnit> units = view.read(topic, queueId, queueOffset, 1);
         if (units.isEmpty() || units.get(0).queueOffset() != queueOffset) {
             return null;

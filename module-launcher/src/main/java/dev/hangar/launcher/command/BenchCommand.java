@@ -94,7 +94,7 @@ public final class BenchCommand implements Callable<Integer> {
         StoreConfig config = launcher.prepare("warn", StoreUse.CREATE);
         try (StoreSession session = StoreSession.open(launcher, config, StoreUse.CREATE)) {
             DefaultMessageStore store = session.store();
-            FlushStatistics flush = store.runtime().flushStatistics();
+            FlushStatistics flush = store.flushStatistics();
             long[] baseline = maxOffsets(store, plan);
             long flushesBefore = flush.flushes();
             long wallStart = System.currentTimeMillis();
@@ -179,11 +179,10 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** The reads to wait for; says on stderr which ones the dispatchers cannot answer and so are not waited for. */
     private static ReadChecks readChecks(DefaultMessageStore store, StoreLauncher launcher) {
-        var dispatchers = store.runtime().dispatchers();
-        ReadChecks checks = new ReadChecks(dispatchers.view(ConsumeQueueView.class).isPresent(),
-                dispatchers.view(KeyIndexView.class).isPresent());
+        ReadChecks checks = new ReadChecks(store.dispatcherView(ConsumeQueueView.class).isPresent(),
+                store.dispatcherView(KeyIndexView.class).isPresent());
         if (!checks.byQueue() || !checks.byKey()) {
-            launcher.err().println("note: the dispatchers (" + String.join(",", dispatchers.names()) + ") offer no "
+            launcher.err().println("note: the dispatchers (" + String.join(",", store.dispatcherNames()) + ") offer no "
                     + (checks.byQueue() ? "key index" : checks.byKey() ? "ConsumeQueue" : "ConsumeQueue or key index")
                     + ": the run is timed until every message is dispatched"
                     + (checks.byQueue() ? " and readable by queue offset" : checks.byKey() ? " and a sample readable by key" : ""));

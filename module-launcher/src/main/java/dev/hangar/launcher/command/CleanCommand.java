@@ -44,7 +44,7 @@ public final class CleanCommand implements Callable<Integer> {
             result.put("deleted", deleted);
             result.put("minOffsetBefore", before);
             result.put("minOffsetAfter", store.getMinPhyOffset());
-            result.put("files", store.runtime().commitLog().queue().mappedFiles().size());
+            result.put("files", store.statsSnapshot().commitLog().files());
             result.put("fileReservedHours", config.get(StoreConfigKeys.FILE_RESERVED_TIME));
             if (json) {
                 launcher.out().println(JsonWriter.write(result));

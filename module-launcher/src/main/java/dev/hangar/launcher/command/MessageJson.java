@@ -14,7 +14,7 @@ import java.util.Map;
 
 /**
  * The two shapes of a stored message on the command line: the JSON object of {@code get}/{@code query --json}
- * (field names are part of the launcher contract, DESIGN.md §6) and a one-line text form. Stateless.
+ * (field names are part of the launcher contract: users' scripts read them) and a one-line text form. Stateless.
  */
 public final class MessageJson {
     private static final int TEXT_BODY_LIMIT = 200;

@@ -1,12 +1,12 @@
 package dev.hangar.launcher.command;
 
 import dev.hangar.launcher.LauncherException;
+import dev.hangar.launcher.MessageRequest;
 import dev.hangar.launcher.StoreLauncher;
 import dev.hangar.launcher.StoreUse;
 import dev.hangar.launcher.json.JsonWriter;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.message.Message;
-import dev.hangar.spi.message.MessageConst;
 import dev.hangar.spi.store.AppendMessageResult;
 import dev.hangar.spi.store.PutMessageResult;
 import java.io.BufferedReader;
@@ -80,7 +80,7 @@ public final class PutCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        checkOptions();
+        MessageRequest request = request();
         StoreConfig config = launcher.prepare("warn", StoreUse.CREATE);
         byte[] single = singleBody();
         PrintWriter out = launcher.out();
@@ -88,11 +88,11 @@ public final class PutCommand implements Callable<Integer> {
         try (StoreSession session = StoreSession.open(launcher, config, StoreUse.CREATE)) {
             Duration bound = StoreSession.putBound(config);
             if (single != null) {
-                refused += put(session, single, bound, out);
+                refused += put(session, request.toMessage(single), bound, out);
             } else {
                 BufferedReader reader = new BufferedReader(new InputStreamReader(launcher.stdin(), StandardCharsets.UTF_8));
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                    refused += put(session, line.getBytes(StandardCharsets.UTF_8), bound, out);
+                    refused += put(session, request.toMessage(line.getBytes(StandardCharsets.UTF_8)), bound, out);
                 }
             }
             // let the ConsumeQueue and the index catch up, so the next command reads what was just put
@@ -102,35 +102,19 @@ public final class PutCommand implements Callable<Integer> {
     }
 
     /** Puts one message and reports it; 1 when it was refused. */
-    private int put(StoreSession session, byte[] content, Duration bound, PrintWriter out) {
-        PutMessageResult result = StoreSession.answer(session.store().asyncPutMessage(message(content)), bound);
+    private int put(StoreSession session, Message message, Duration bound, PrintWriter out) {
+        PutMessageResult result = StoreSession.answer(session.store().asyncPutMessage(message), bound);
         report(out, result);
         return result.isOk() ? 0 : 1;
     }
 
-    private void checkOptions() {
-        if (queue < 0) {
-            throw usage("--queue must be 0 or more, not " + queue);
+    /** The checked request, or a usage error (exit 2) naming what is wrong, before the store is opened. */
+    private MessageRequest request() {
+        try {
+            return new MessageRequest(topic, queue, keys, tag, properties);
+        } catch (MessageRequest.InvalidRequestException e) {
+            throw usage(e.getMessage());
         }
-        for (String key : keys) {
-            if (key.isBlank() || key.chars().anyMatch(Character::isWhitespace) || hasSeparator(key)) {
-                throw usage("a --key cannot be empty or contain white space (keys are stored space-separated) or U+0001/U+0002: '"
-                        + key + "'");
-            }
-        }
-        properties.forEach((name, value) -> {
-            if (name.isEmpty() || hasSeparator(name) || hasSeparator(value)) {
-                throw usage("--property " + name + "=" + value + ": names must not be empty, and names and values "
-                        + "must not contain the characters U+0001 or U+0002");
-            }
-        });
-        if (tag != null && hasSeparator(tag)) {
-            throw usage("--tag must not contain the characters U+0001 or U+0002");
-        }
-    }
-
-    private static boolean hasSeparator(String s) {
-        return s.indexOf(MessageConst.NAME_VALUE_SEPARATOR) >= 0 || s.indexOf(MessageConst.PROPERTY_SEPARATOR) >= 0;
     }
 
     private static LauncherException usage(String message) {
@@ -151,32 +135,10 @@ public final class PutCommand implements Callable<Integer> {
         return null;
     }
 
-    private Message message(byte[] content) {
-        Message m = new Message(topic, content).queueId(queue);
-        properties.forEach(m::property);
-        if (!keys.isEmpty()) {
-            m.keys(keys.toArray(String[]::new));
-        }
-        if (tag != null) {
-            m.tags(tag);
-        }
-        return m;
-    }
-
     private void report(PrintWriter out, PutMessageResult result) {
         AppendMessageResult append = result.appendResult();
         if (json) {
-            Map<String, Object> line = new LinkedHashMap<>();
-            line.put("status", result.status());
-            line.put("msgId", append == null ? null : append.msgId());
-            line.put("topic", topic);
-            line.put("queueId", queue);
-            line.put("queueOffset", append == null ? null : append.logicsOffset());
-            line.put("commitLogOffset", append == null ? null : append.wroteOffset());
-            if (result.reason() != null) {
-                line.put("reason", result.reason());
-            }
-            out.println(JsonWriter.write(line));
+            out.println(JsonWriter.write(MessageRequest.resultJson(result, topic, queue, 0)));
         } else if (append != null) {
             out.println(result.status() + " msgId=" + append.msgId() + " queueId=" + queue
                     + " queueOffset=" + append.logicsOffset() + " commitLogOffset=" + append.wroteOffset());

@@ -33,7 +33,7 @@ public final class StatCommand implements Callable<Integer> {
         StoreConfig config = launcher.prepare("warn", StoreUse.READ);
         try (StoreSession session = StoreSession.open(launcher, config, StoreUse.READ)) {
             session.awaitDispatched();
-            Map<String, Object> snapshot = session.store().statsSnapshot();
+            Map<String, Object> snapshot = session.store().statsSnapshot().toMap();
             if (json) {
                 launcher.out().println(JsonWriter.write(snapshot));
             } else {

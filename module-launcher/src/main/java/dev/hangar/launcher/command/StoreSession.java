@@ -96,7 +96,7 @@ public final class StoreSession implements AutoCloseable {
      * @throws LauncherException when the dispatcher does not catch up within {@link #DISPATCH_WAIT}
      */
     public void awaitDispatched() {
-        if (store.runtime().readOnly()) {
+        if (store.isReadOnly()) {
             // nothing dispatches in a read-only open; the open has logged what is missing
             return;
         }

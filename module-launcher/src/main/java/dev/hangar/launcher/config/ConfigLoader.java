@@ -18,7 +18,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * Layers the store configuration the way DESIGN.md §5 orders it, later layers winning:
+ * Layers the store configuration in this order, later layers winning:
  * <ol>
  *   <li>the defaults of {@link StoreConfigKeys};</li>
  *   <li>a properties file ({@code --config FILE}, e.g. a RocketMQ {@code broker.conf}), source {@code file:PATH};</li>

@@ -218,10 +218,6 @@ final class ApiExchange {
         }
     }
 
-    boolean isAnswered() {
-        return answered.get();
-    }
-
     /** Closes the exchange without an answer (when even an error cannot be written). */
     void abandon() {
         if (answered.compareAndSet(false, true)) {

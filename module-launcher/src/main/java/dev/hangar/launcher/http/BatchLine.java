@@ -1,5 +1,6 @@
 package dev.hangar.launcher.http;
 
+import dev.hangar.launcher.MessageRequest;
 import dev.hangar.launcher.json.JsonReader;
 import dev.hangar.spi.message.Message;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +42,8 @@ final class BatchLine {
                         + "queue, key, keys, tag, properties, delayLevel, body, bodyBase64");
             }
         }
-        Message m = new Message(topic, body(object)).queueId((int) whole(object, "queue", defaultQueue, Integer.MAX_VALUE));
+        int queue = (int) whole(object, "queue", defaultQueue, Integer.MAX_VALUE);
+        byte[] body = body(object);
         MessageProperties properties = new MessageProperties();
         if (object.get("properties") != null) {
             if (!(object.get("properties") instanceof Map<?, ?> map)) {
@@ -54,18 +56,8 @@ final class BatchLine {
                 properties.add((String) name, text);
             });
         }
-        properties.asMap().forEach(m::property);
-        List<String> keys = keys(object);
-        if (!keys.isEmpty()) {
-            m.keys(keys.toArray(String[]::new));
-        }
-        String tag = string(object, "tag");
-        if (tag != null) {
-            if (tag.isEmpty() || RequestChecks.hasSeparator(tag)) {
-                throw ApiException.badRequest("a tag cannot be empty or contain U+0001/U+0002");
-            }
-            m.tags(tag);
-        }
+        Message m = new MessageRequest(topic, queue, keys(object), string(object, "tag"), properties.asMap())
+                .toMessage(body);
         int delayLevel = (int) whole(object, "delayLevel", 0, delayLevels);
         if (delayLevel > 0) {
             if (properties.contains(dev.hangar.spi.message.MessageConst.DELAY_TIME_LEVEL)) {

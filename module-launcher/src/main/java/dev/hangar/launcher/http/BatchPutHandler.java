@@ -1,9 +1,9 @@
 package dev.hangar.launcher.http;
 
 import dev.hangar.launcher.ErrorMessages;
+import dev.hangar.launcher.MessageRequest;
 import dev.hangar.launcher.json.JsonWriter;
 import dev.hangar.spi.message.Message;
-import dev.hangar.spi.store.AppendMessageResult;
 import dev.hangar.spi.store.MessageStore;
 import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.spi.store.PutMessageStatus;
@@ -212,27 +212,7 @@ final class BatchPutHandler implements Router.Handler {
 
     /** The result of the {@code index}-th message of a put. */
     private static Map<String, Object> result(PutMessageResult r, Message m, int index) {
-        AppendMessageResult append = r.appendResult();
-        boolean written = append != null && index < append.msgIds().size();
-        String msgId = written ? append.msgIds().get(index) : null;
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("status", r.status());
-        json.put("msgId", msgId);
-        json.put("queueId", m.queueId());
-        json.put("queueOffset", written ? append.logicsOffset() + index : null);
-        json.put("commitLogOffset", written ? commitLogOffset(msgId, append.wroteOffset(), index) : null);
-        if (!r.isOk()) {
-            json.put("error", r.reason() != null ? r.reason() : r.status().name());
-        }
-        return json;
-    }
-
-    /** An offset message id ends with the record's commit-log offset in 16 hex digits. */
-    private static Long commitLogOffset(String msgId, long firstOffset, int index) {
-        if (index == 0) {
-            return firstOffset;
-        }
-        return msgId == null || msgId.length() < 16 ? null : Long.parseUnsignedLong(msgId.substring(msgId.length() - 16), 16);
+        return MessageRequest.resultJson(r, m.topic(), m.queueId(), index);
     }
 
     private void answer(ApiExchange exchange, List<Map<String, Object>> results, Throwable failure) {

@@ -21,7 +21,7 @@ final class HealthHandler implements Router.Handler {
     public void handle(ApiExchange exchange) {
         Map<String, Object> json = new LinkedHashMap<>();
         String reason = null;
-        if (store.runtime() == null) {
+        if (!store.isStarted()) {
             reason = "the store is not started";
         } else if (!store.runningFlags().isWritable()) {
             reason = store.runningFlags().reason() != null ? store.runningFlags().reason()

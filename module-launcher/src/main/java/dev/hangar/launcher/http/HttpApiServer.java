@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP API of a running store ({@code store-launcher serve}, DESIGN.md §6), on the JDK's
+ * The HTTP API of a running store ({@code store-launcher serve}), on the JDK's
  * {@code com.sun.net.httpserver}:
  * <pre>
  *   POST /v1/topics/{topic}/messages?queue=Q&amp;key=K&amp;tag=T      put (body = message body)      {@link PutMessageHandler}

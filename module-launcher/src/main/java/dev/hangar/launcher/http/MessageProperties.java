@@ -1,5 +1,6 @@
 package dev.hangar.launcher.http;
 
+import dev.hangar.launcher.MessageRequest;
 import dev.hangar.spi.message.MessageConst;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -69,10 +70,7 @@ final class MessageProperties {
 
     /** Adds one property; a 400 when it breaks a rule. */
     void add(String name, String value) {
-        if (name.isEmpty() || RequestChecks.hasSeparator(name) || RequestChecks.hasSeparator(value)) {
-            throw ApiException.badRequest("property '" + UriCodec.shorten(name) + "': a name must not be empty and "
-                    + "names and values must not contain U+0001 or U+0002");
-        }
+        MessageRequest.checkProperty(name, value);
         if (RESERVED.contains(name)) {
             throw ApiException.badRequest("property " + name + " is set by the store or through the key/tag parameters");
         }

@@ -1,11 +1,8 @@
 package dev.hangar.launcher.http;
 
-import dev.hangar.spi.flush.FlushStatistics;
 import dev.hangar.spi.store.PutMessageStatus;
 import dev.hangar.store.DefaultMessageStore;
-import dev.hangar.store.StoreRuntime;
-import dev.hangar.store.service.StoreStats;
-import java.io.File;
+import dev.hangar.store.StatsSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -29,11 +26,12 @@ final class MetricsHandler implements Router.Handler {
     @Override
     public void handle(ApiExchange exchange) {
         PrometheusWriter w = new PrometheusWriter();
-        StoreStats stats = store.stats();
-        w.counter("hangar_puts_total", "Messages put with PUT_OK", stats.putMessages());
-        w.counter("hangar_put_bytes_total", "Commit-log bytes written by successful puts", stats.putBytes());
+        StatsSnapshot snapshot = store.statsSnapshot();
+        StatsSnapshot.Puts puts = snapshot.puts();
+        w.counter("hangar_puts_total", "Messages put with PUT_OK", puts.messages());
+        w.counter("hangar_put_bytes_total", "Commit-log bytes written by successful puts", puts.bytes());
         Map<String, Long> failures = new LinkedHashMap<>();
-        Map<String, Long> happened = stats.putFailures();
+        Map<String, Long> happened = puts.failures();
         for (PutMessageStatus s : PutMessageStatus.values()) {
             if (s != PutMessageStatus.PUT_OK) {
                 failures.put(s.name(), happened.getOrDefault(s.name(), 0L));
@@ -41,29 +39,38 @@ final class MetricsHandler implements Router.Handler {
         }
         w.counters("hangar_put_failures_total", "Puts refused or failed, by status", "status", failures);
         w.histogram("hangar_put_latency_microseconds", "Latency of successful puts, from the call until durable as "
-                + "the flush policy promises", stats.putLatency());
-        w.counter("hangar_dispatched_total", "Records dispatched to the ConsumeQueues and the index", stats.dispatched());
-        w.gauge("hangar_writable", "1 when the store takes writes, else 0", store.runningFlags().isWritable() ? 1 : 0);
-        StoreRuntime rt = store.runtime();
-        if (rt != null) {
-            FlushStatistics flush = rt.flushStatistics();
+                + "the flush policy promises", puts.latencyMicros());
+        w.counter("hangar_dispatched_total", "Records dispatched to the ConsumeQueues and the index", puts.dispatched());
+        w.gauge("hangar_writable", "1 when the store takes writes, else 0", snapshot.writable() ? 1 : 0);
+        if (snapshot.started()) {
+            StatsSnapshot.Flush flush = snapshot.flush();
             w.counter("hangar_flushes_total", "Commit-log flushes (fsync) that advanced the flushed position", flush.flushes());
-            w.counter("hangar_flush_failures_total", "Commit-log flushes that failed", flush.flushFailures());
+            w.counter("hangar_flush_failures_total", "Commit-log flushes that failed", flush.failures());
             w.counter("hangar_flushed_bytes_total", "Commit-log bytes flushed", flush.flushedBytes());
-            w.histogram("hangar_flush_latency_microseconds", "Latency of commit-log fsyncs", flush.fsyncLatency());
-            w.gauge("hangar_dispatch_behind_bytes", "Commit-log bytes written but not yet dispatched", rt.reput().behindBytes());
+            w.histogram("hangar_flush_latency_microseconds", "Latency of commit-log fsyncs", flush.fsyncLatencyMicros());
+            w.gauge("hangar_dispatch_behind_bytes", "Commit-log bytes written but not yet dispatched",
+                    snapshot.dispatch().behindBytes());
+            Map<String, Long> lag = new LinkedHashMap<>();
+            Map<String, Long> disabled = new LinkedHashMap<>();
+            snapshot.dispatch().plugins().forEach((name, plugin) -> {
+                // a disabled plugin lags for good: its lag would page someone forever, its disabled gauge says it
+                lag.put(name, plugin.disabled() ? 0L : plugin.lagBytes());
+                disabled.put(name, plugin.disabled() ? 1L : 0L);
+            });
             w.gauges("hangar_plugin_lag_bytes", "Commit-log bytes readable but not yet handed to a third-party "
-                    + "dispatcher, per plugin", "plugin", rt.plugins().lagBytes());
+                    + "dispatcher, per plugin", "plugin", lag);
             w.gauges("hangar_plugin_disabled", "1 when a third-party dispatcher was disabled after a failure (see stat)",
-                    "plugin", rt.plugins().disabled());
-            w.gauge("hangar_commitlog_files", "Commit-log files", rt.commitLog().queue().mappedFiles().size());
-            w.gauge("hangar_commitlog_min_offset", "First commit-log offset kept", rt.commitLog().getMinOffset());
-            w.gauge("hangar_commitlog_max_offset", "Commit-log offset one past the last record", rt.commitLog().getMaxOffset());
-            w.gauge("hangar_disk_used_ratio", "Used fraction of the store's file system", usedRatio(rt.root().toFile()));
+                    "plugin", disabled);
+            StatsSnapshot.CommitLog log = snapshot.commitLog();
+            w.gauge("hangar_commitlog_files", "Commit-log files", log.files());
+            w.gauge("hangar_commitlog_min_offset", "First commit-log offset kept", log.minOffset());
+            w.gauge("hangar_commitlog_max_offset", "Commit-log offset one past the last record", log.maxOffset());
+            w.gauge("hangar_disk_used_ratio", "Used fraction of the store's file system",
+                    usedRatio(snapshot.disk()));
         }
-        dev.hangar.spi.ha.ReplicationStatus ha = store.replicationStatus();
-        if (ha != null) {
-            w.gauge("hangar_ha_is_slave", "1 on a SLAVE, 0 on a master", ha.role().isMaster() ? 0 : 1);
+        StatsSnapshot.Replication ha = snapshot.replication();
+        if (ha != null && ha.enabled()) {
+            w.gauge("hangar_ha_is_slave", "1 on a SLAVE, 0 on a master", ha.isSlave() ? 1 : 0);
             w.gauge("hangar_ha_connected_slaves", "Slaves connected to this master", ha.connectedSlaves());
             w.gauge("hangar_ha_acked_offset", "Highest offset a slave acknowledged (on a slave: its own end)",
                     ha.ackedOffset());
@@ -80,8 +87,8 @@ final class MetricsHandler implements Router.Handler {
         exchange.respond(HttpStatus.OK, PrometheusWriter.CONTENT_TYPE, w.text().getBytes(StandardCharsets.UTF_8));
     }
 
-    private static double usedRatio(File root) {
-        long total = root.getTotalSpace();
-        return total == 0 ? 0 : 1.0 - (double) root.getUsableSpace() / total;
+    /** Unrounded, unlike the snapshot's {@code usedRatio}: a gauge keeps its full precision. */
+    private static double usedRatio(StatsSnapshot.Disk disk) {
+        return disk.totalBytes() == 0 ? 0 : 1.0 - (double) disk.usableBytes() / disk.totalBytes();
     }
 }

@@ -1,6 +1,6 @@
 package dev.hangar.launcher.http;
 
-import dev.hangar.spi.flush.LatencyHistogram;
+import dev.hangar.store.StatsSnapshot;
 import java.util.Map;
 
 /**
@@ -45,15 +45,15 @@ final class PrometheusWriter {
     }
 
     /**
-     * A histogram from a {@link LatencyHistogram}: bucket i of which holds values below 2^i µs, so the cumulative
+     * A histogram from a {@link StatsSnapshot.Latency}: bucket i of which holds values below 2^i µs, so the cumulative
      * count below 2^i is exactly the count of values {@code <= 2^i - 1} (whole microseconds), Prometheus' {@code le}.
      */
-    PrometheusWriter histogram(String name, String help, LatencyHistogram h) {
+    PrometheusWriter histogram(String name, String help, StatsSnapshot.Latency h) {
         header(name, help, "histogram");
         long cumulative = 0;
         for (int i = 0; i <= MAX_POWER_OF_TWO; i++) {
-            // read bucket by bucket while puts go on: keep the series non-decreasing whatever happens meanwhile
-            cumulative = Math.max(cumulative, h.cumulativeBelowPowerOfTwo(i));
+            // the snapshot's buckets are non-decreasing already (read while puts went on)
+            cumulative = h.cumulativeBelow(i);
             sample(name + "_bucket", "{le=\"" + ((1L << i) - 1) + "\"}", cumulative);
         }
         long count = Math.max(cumulative, h.count());

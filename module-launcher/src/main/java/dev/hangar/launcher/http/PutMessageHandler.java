@@ -1,17 +1,15 @@
 package dev.hangar.launcher.http;
 
 import dev.hangar.launcher.ErrorMessages;
+import dev.hangar.launcher.MessageRequest;
 import dev.hangar.spi.message.Message;
 import dev.hangar.spi.message.MessageConst;
-import dev.hangar.spi.store.AppendMessageResult;
 import dev.hangar.spi.store.MessageStore;
 import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.spi.store.PutMessageStatus;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -26,8 +24,7 @@ import java.util.concurrent.TimeUnit;
  * {@code wait=false} (RocketMQ's {@code WAIT} property) answers a SYNC_FLUSH put without waiting for its fsync.
  * A body of type {@code application/x-ndjson} is a batch, handed to {@link BatchPutHandler}.
  *
- * <p>Answers {@code {status, msgId, queueId, queueOffset, commitLogOffset}} (plus {@code error} with the store's
- * reason when refused) with the HTTP status of {@link #httpStatus}.
+ * <p>Answers {@link MessageRequest#resultJson} ({@code error} with the store's reason when refused) with the HTTP status of {@link #httpStatus}.
  *
  * <p>The worker only reads, checks and hands the message to {@link MessageStore#asyncPutMessage}; when the put is
  * not complete at once (a sync flush), the answer is written by the responder executor when the future completes,
@@ -74,11 +71,8 @@ final class PutMessageHandler implements Router.Handler {
         QueryParameters query = exchange.query();
         String queueText = query.single("queue");
         int queueId = queueText == null ? 0 : RequestChecks.queueId("queue", queueText);
-        List<String> keys = query.all("key").stream().map(RequestChecks::key).toList();
+        List<String> keys = query.all("key");
         String tag = query.single("tag");
-        if (tag != null && (tag.isEmpty() || RequestChecks.hasSeparator(tag))) {
-            throw ApiException.badRequest("a tag cannot be empty or contain U+0001/U+0002");
-        }
         MessageProperties properties = MessageProperties.of(exchange);
         int delayLevel = query.intValue("delayLevel", 0, 0, delayLevels);
         if (delayLevel > 0) {
@@ -90,14 +84,7 @@ final class PutMessageHandler implements Router.Handler {
         }
         byte[] body = exchange.readBody(maxBodyBytes);
 
-        Message message = new Message(topic, body).queueId(queueId);
-        properties.asMap().forEach(message::property);
-        if (!keys.isEmpty()) {
-            message.keys(keys.toArray(String[]::new));
-        }
-        if (tag != null) {
-            message.tags(tag);
-        }
+        Message message = new MessageRequest(topic, queueId, keys, tag, properties.asMap()).toMessage(body);
         if (!pending.tryAcquire()) {
             throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "too many puts are waiting for their flush; retry later");
         }
@@ -109,37 +96,23 @@ final class PutMessageHandler implements Router.Handler {
             throw e;
         }
         if (put.isDone()) {
-            answer(exchange, queueId, put.getNow(null), null);
+            answer(exchange, topic, queueId, put.getNow(null), null);
             return;
         }
         PutMessageResult late = PutMessageResult.refused(PutMessageStatus.UNKNOWN_ERROR,
                 "the store did not answer the put within " + putBound.toSeconds() + " s");
         put.copy().completeOnTimeout(late, putBound.toMillis(), TimeUnit.MILLISECONDS)
-                .whenCompleteAsync((result, failure) -> answer(exchange, queueId, result, failure), responder);
+                .whenCompleteAsync((result, failure) -> answer(exchange, topic, queueId, result, failure), responder);
     }
 
-    private void answer(ApiExchange exchange, int queueId, PutMessageResult result, Throwable failure) {
+    private void answer(ApiExchange exchange, String topic, int queueId, PutMessageResult result, Throwable failure) {
         try {
             PutMessageResult r = failure == null ? result
                     : PutMessageResult.refused(PutMessageStatus.UNKNOWN_ERROR, ErrorMessages.oneLine(failure));
-            Router.answerSafely(exchange, () -> exchange.respondJson(httpStatus(r.status()), toJson(r, queueId)));
+            Router.answerSafely(exchange, () -> exchange.respondJson(httpStatus(r.status()), MessageRequest.resultJson(r, topic, queueId, 0)));
         } finally {
             pending.release();
         }
-    }
-
-    static Map<String, Object> toJson(PutMessageResult r, int queueId) {
-        AppendMessageResult append = r.appendResult();
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("status", r.status());
-        json.put("msgId", append == null ? null : append.msgId());
-        json.put("queueId", queueId);
-        json.put("queueOffset", append == null ? null : append.logicsOffset());
-        json.put("commitLogOffset", append == null ? null : append.wroteOffset());
-        if (!r.isOk()) {
-            json.put("error", r.reason() != null ? r.reason() : r.status().name());
-        }
-        return json;
     }
 
     /** {@code true} or {@code false}, or null when absent; anything else is a 400. */

@@ -1,6 +1,6 @@
 package dev.hangar.launcher.http;
 
-import dev.hangar.spi.message.MessageConst;
+import dev.hangar.launcher.MessageRequest;
 import dev.hangar.store.put.MessageValidator;
 
 /**
@@ -26,17 +26,8 @@ final class RequestChecks {
         return (int) QueryParameters.parseLong(what, text, 0, Integer.MAX_VALUE);
     }
 
-    /** A message key: keys are stored space-separated, so a key cannot be empty or contain white space. */
+    /** A message key, by {@link MessageRequest#checkKey}'s rules (a 400 when it breaks them). */
     static String key(String key) {
-        if (key.isBlank() || key.chars().anyMatch(Character::isWhitespace) || hasSeparator(key)) {
-            throw ApiException.badRequest("a key cannot be empty or contain white space or U+0001/U+0002: '"
-                    + UriCodec.shorten(key) + "'");
-        }
-        return key;
-    }
-
-    /** True when {@code s} holds a character that separates stored properties. */
-    static boolean hasSeparator(String s) {
-        return s.indexOf(MessageConst.NAME_VALUE_SEPARATOR) >= 0 || s.indexOf(MessageConst.PROPERTY_SEPARATOR) >= 0;
+        return MessageRequest.checkKey(key);
     }
 }

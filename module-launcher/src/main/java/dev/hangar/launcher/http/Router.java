@@ -3,6 +3,7 @@ package dev.hangar.launcher.http;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.hangar.launcher.ErrorMessages;
+import dev.hangar.launcher.MessageRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -90,6 +91,8 @@ final class Router implements HttpHandler {
             dispatch(exchange, raw);
         } catch (ApiException e) {
             exchange.respondError(e.status(), e.getMessage());
+        } catch (MessageRequest.InvalidRequestException e) {
+            exchange.respondError(HttpStatus.BAD_REQUEST, e.getMessage());
         } catch (IOException e) {
             LOG.debug("{} {}: {}", raw.getRequestMethod(), raw.getRequestURI().getRawPath(), e.toString());
             exchange.respondError(HttpStatus.BAD_REQUEST, "could not read the request: " + ErrorMessages.oneLine(e));

@@ -20,7 +20,7 @@ final class StatsHandler implements Router.Handler {
 
     @Override
     public void handle(ApiExchange exchange) {
-        Map<String, Object> json = new LinkedHashMap<>(store.statsSnapshot());
+        Map<String, Object> json = new LinkedHashMap<>(store.statsSnapshot().toMap());
         json.put("http", serverStats.get());
         exchange.respondJson(HttpStatus.OK, json);
     }

@@ -91,7 +91,7 @@ class BadRequestTest {
         if (status == 405) {
             assertTrue(response.headers().firstValue("Allow").isPresent());
         }
-        try (Stream<Path> files = Files.list(api.store.runtime().root().resolve("consumequeue"))) {
+        try (Stream<Path> files = Files.list(Path.of(api.store.statsSnapshot().storePath()).resolve("consumequeue"))) {
             assertTrue(files.noneMatch(p -> p.getFileName().toString().contains("escape")));
         } catch (java.nio.file.NoSuchFileException e) {
             // no queue yet: nothing escaped either

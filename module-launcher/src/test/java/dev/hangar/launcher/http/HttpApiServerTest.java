@@ -58,7 +58,10 @@ class HttpApiServerTest {
                 .POST(HttpRequest.BodyPublishers.ofString("hello http")).build());
         assertEquals(201, put.statusCode(), put.body());
         Map<String, Object> putJson = json(put);
-        assertEquals(List.of("status", "msgId", "queueId", "queueOffset", "commitLogOffset"), List.copyOf(putJson.keySet()));
+        // the same result as put --json on the command line (MessageRequest.resultJson)
+        assertEquals(List.of("status", "msgId", "topic", "queueId", "queueOffset", "commitLogOffset"),
+                List.copyOf(putJson.keySet()));
+        assertEquals("Orders", putJson.get("topic"));
         assertEquals("PUT_OK", putJson.get("status"));
         assertEquals(2L, putJson.get("queueId"));
         assertEquals(0L, putJson.get("queueOffset"));

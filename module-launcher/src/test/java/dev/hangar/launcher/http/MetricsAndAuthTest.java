@@ -96,7 +96,7 @@ class MetricsAndAuthTest {
                 assertEquals("PUT_OK", json(response).get("status"));
             }
             assertEquals(20, api.store.stats().putMessages());
-            assertTrue(api.store.runtime().commitLog().queue().getFlushedWhere() >= api.store.getMaxPhyOffset(),
+            assertTrue(api.store.statsSnapshot().commitLog().flushedOffset() >= api.store.getMaxPhyOffset(),
                     "every answered put was flushed");
         }
     }

@@ -20,8 +20,4 @@ public record PutMessageResult(PutMessageStatus status, AppendMessageResult appe
     public boolean isOk() {
         return status == PutMessageStatus.PUT_OK;
     }
-
-    public PutMessageResult withStatus(PutMessageStatus newStatus) {
-        return new PutMessageResult(newStatus, appendResult, reason);
-    }
 }

@@ -1,7 +1,5 @@
 package dev.hangar.store.clean;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -52,10 +50,6 @@ public final class RetentionService implements AutoCloseable {
 
     public CleanCommitLogService commitLogCleaner() {
         return commitLog;
-    }
-
-    public CleanConsumeQueueService consumeQueueCleaner() {
-        return consumeQueues;
     }
 
     public void start() {
@@ -111,33 +105,13 @@ public final class RetentionService implements AutoCloseable {
         return runPass();
     }
 
-    /** JSON-ready state for stats. */
-    public Map<String, Object> snapshot() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("fileReservedHours", policy.fileReservedMillis() / 3_600_000L);
-        m.put("deleteHours", policy.deleteHours().stream().sorted().toList());
-        m.put("cleanIntervalMillis", policy.cleanIntervalMillis());
-        m.put("cleanFileForciblyEnable", policy.cleanFileForciblyEnable());
-        m.put("filesDeleted", commitLog.totalDeleted());
-        m.put("lastPassMillis", lastPassMillis);
-        m.put("lastPassDeleted", commitLog.lastPass().deleted());
-        m.put("manualPassesLeft", commitLog.manualPassesLeft());
-        return m;
+    public RetentionPolicy policy() {
+        return policy;
     }
 
-    /** JSON-ready disk state for stats: thresholds and the last measurement. */
-    public Map<String, Object> diskSnapshot() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("maxUsedPercent", policy.diskMaxUsedPercent());
-        m.put("cleanForciblyPercent", policy.cleanForciblyPercent());
-        m.put("warningPercent", policy.warningPercent());
-        DiskSpaceMonitor.DiskState s = disk.lastState();
-        if (s != null) {
-            m.put("full", s.full());
-            m.put("cleanImmediately", s.cleanImmediately());
-            m.put("spaceToDelete", s.spaceToDelete());
-        }
-        return m;
+    /** When the last pass ended (epoch millis), 0 before the first. */
+    public long lastPassMillis() {
+        return lastPassMillis;
     }
 
     public void shutdown() {

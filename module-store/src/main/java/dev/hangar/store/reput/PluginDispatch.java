@@ -2,6 +2,7 @@ package dev.hangar.store.reput;
 
 import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.store.commitlog.CommitLog;
+import dev.hangar.store.StatsSnapshot;
 import dev.hangar.store.dispatch.DispatcherChain;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,48 +78,19 @@ public final class PluginDispatch {
     }
 
     /** Per plugin: state, offset, lag, failures, skipped bytes, and why it was disabled. For stat and /metrics. */
-    public Map<String, Map<String, Object>> snapshot() {
-        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+    public Map<String, StatsSnapshot.Plugin> snapshot() {
+        Map<String, StatsSnapshot.Plugin> out = new LinkedHashMap<>();
         Map<String, Long> failures = chain.failures();
         Map<String, String> disabled = chain.disabledReasons();
         for (DispatcherChain.Entry e : chain.entries()) {
             if (e.builtIn()) {
                 continue;
             }
-            Map<String, Object> m = new LinkedHashMap<>();
             PluginDispatchRunner r = runner(e.name());
-            m.put("state", disabled.containsKey(e.name()) ? "disabled" : r == null ? "not started" : "running");
-            m.put("offset", r == null ? -1L : r.offset());
-            m.put("lagBytes", r == null ? 0L : r.lagBytes());
-            m.put("skippedBytes", r == null ? 0L : r.skippedBytes());
-            m.put("failures", failures.getOrDefault(e.name(), 0L));
-            if (disabled.containsKey(e.name())) {
-                m.put("disabledReason", disabled.get(e.name()));
-            }
-            out.put(e.name(), m);
-        }
-        return out;
-    }
-
-    /** Lag in bytes per plugin (0 for one not running), for /metrics. */
-    public Map<String, Long> lagBytes() {
-        Map<String, Long> out = new LinkedHashMap<>();
-        for (DispatcherChain.Entry e : chain.entries()) {
-            if (!e.builtIn()) {
-                PluginDispatchRunner r = runner(e.name());
-                out.put(e.name(), r == null || r.isDisabled() ? 0L : r.lagBytes());
-            }
-        }
-        return out;
-    }
-
-    /** 1 per disabled plugin, 0 per running one, for /metrics. */
-    public Map<String, Long> disabled() {
-        Map<String, Long> out = new LinkedHashMap<>();
-        for (DispatcherChain.Entry e : chain.entries()) {
-            if (!e.builtIn()) {
-                out.put(e.name(), chain.isDisabled(e) ? 1L : 0L);
-            }
+            String state = disabled.containsKey(e.name()) ? "disabled" : r == null ? "not started" : "running";
+            out.put(e.name(), new StatsSnapshot.Plugin(state, r == null ? -1L : r.offset(),
+                    r == null ? 0L : r.lagBytes(), r == null ? 0L : r.skippedBytes(),
+                    failures.getOrDefault(e.name(), 0L), disabled.get(e.name())));
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package dev.hangar.store.clean;
 
+import dev.hangar.store.TestInternals;
 import static dev.hangar.store.clean.RetentionFixture.FILES;
 import static dev.hangar.store.clean.RetentionFixture.FILE_SIZE;
 import static dev.hangar.store.clean.RetentionFixture.TWO_HOURS;
@@ -162,14 +163,14 @@ class CleanCommitLogServiceTest {
         try (DefaultMessageStore store = RetentionFixture.storeWithOneMessagePerFile(dir)) {
             age(queue(store), EXPIRED, TWO_HOURS);
             assertEquals(10, store.executeDeleteFilesManually());
-            RetentionService retention = store.runtime().retention();
+            RetentionService retention = TestInternals.retention(store);
             assertEquals(RetentionPolicy.MANUAL_PASSES - 1, retention.commitLogCleaner().manualPassesLeft());
             assertEquals(5, retention.runPass(), "the next scheduled pass goes on with the manual clean");
             assertEquals(0, retention.runPass());
             assertEquals(RetentionPolicy.MANUAL_PASSES - 3, retention.commitLogCleaner().manualPassesLeft());
             assertEquals(FILES - EXPIRED, queue(store).mappedFiles().size());
             assertEquals((long) EXPIRED * FILE_SIZE, store.getMinPhyOffset());
-            Map<?, ?> stats = (Map<?, ?>) store.statsSnapshot().get("retention");
+            Map<?, ?> stats = (Map<?, ?>) store.statsSnapshot().toMap().get("retention");
             assertEquals(15L, ((Number) stats.get("filesDeleted")).longValue());
         }
     }
@@ -210,7 +211,7 @@ class CleanCommitLogServiceTest {
             age(q, 1, TWO_HOURS);
             MovableClock clock = new MovableClock(clockAtHour(4).instant());
             CleanCommitLogService cleaner = cleaner(store, 0.10, clock, new RunningFlags());
-            SelectedRegion held = store.runtime().commitLog().getData(0, 100);
+            SelectedRegion held = TestInternals.commitLog(store).getData(0, 100);
             assertNotNull(held);
             assertEquals(0, cleaner.run().deleted(), "a reader holds the file");
             assertEquals(FILES, q.mappedFiles().size());
@@ -232,11 +233,11 @@ class CleanCommitLogServiceTest {
         try (DefaultMessageStore store = RetentionFixture.storeWithOneMessagePerFile(dir,
                 "cleanResourceInterval", "50")) {
             age(queue(store), EXPIRED, TWO_HOURS);
-            store.runtime().retention().diskMonitor().useProbe(DiskUsageProbe.fixedRatio(0.80));
+            TestInternals.retention(store).diskMonitor().useProbe(DiskUsageProbe.fixedRatio(0.80));
             TestStores.await("scheduled passes delete the 15 expired files",
                     () -> queue(store).mappedFiles().size() == FILES - EXPIRED);
-            long passes = store.runtime().retention().passes();
-            TestStores.await("three more scheduled passes", () -> store.runtime().retention().passes() >= passes + 3);
+            long passes = TestInternals.retention(store).passes();
+            TestStores.await("three more scheduled passes", () -> TestInternals.retention(store).passes() >= passes + 3);
             assertEquals(FILES - EXPIRED, queue(store).mappedFiles().size(), "and stop at the first unexpired file");
         }
     }

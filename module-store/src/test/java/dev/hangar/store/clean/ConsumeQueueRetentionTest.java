@@ -1,5 +1,6 @@
 package dev.hangar.store.clean;
 
+import dev.hangar.store.TestInternals;
 import static dev.hangar.store.clean.RetentionFixture.FILES;
 import static dev.hangar.store.clean.RetentionFixture.FILE_SIZE;
 import static dev.hangar.store.clean.RetentionFixture.TOPIC;
@@ -60,7 +61,7 @@ class ConsumeQueueRetentionTest {
             assertEquals(10, store.executeDeleteFilesManually());
             assertEquals(11 - 10 / UNITS_PER_CQ_FILE, count(cqDir), "ConsumeQueue files of units 0-9 went");
             assertEquals(10, store.getMinOffsetInQueue(TOPIC, 0));
-            assertEquals(5, store.runtime().retention().runPass());
+            assertEquals(5, TestInternals.retention(store).runPass());
 
             assertEquals(11 - EXPIRED / UNITS_PER_CQ_FILE, count(cqDir));
             assertEquals(EXPIRED, store.getMinOffsetInQueue(TOPIC, 0), "the min offset follows the commit log");

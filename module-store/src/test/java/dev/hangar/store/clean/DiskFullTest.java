@@ -1,5 +1,6 @@
 package dev.hangar.store.clean;
 
+import dev.hangar.store.TestInternals;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -41,7 +42,7 @@ class DiskFullTest {
             for (int i = 0; i < 10; i++) {
                 assertTrue(store.putMessage(TestStores.message("Full", 0, "before " + i)).isOk());
             }
-            DiskSpaceMonitor monitor = store.runtime().retention().diskMonitor();
+            DiskSpaceMonitor monitor = TestInternals.retention(store).diskMonitor();
             monitor.useProbe(DiskUsageProbe.fixedRatio(0.95));
             monitor.check();
             assertTrue(store.runningFlags().names().contains("DISK_FULL"));

@@ -1,5 +1,6 @@
 package dev.hangar.store.clean;
 
+import dev.hangar.store.TestInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,7 +46,7 @@ final class RetentionFixture {
                 "deleteCommitLogFilesInterval", "0", "dispatchers", ""));
         settings.addAll(Arrays.asList(extra));
         DefaultMessageStore store = TestStores.started(dir, settings.toArray(String[]::new));
-        store.runtime().retention().diskMonitor().useProbe(DiskUsageProbe.fixedRatio(0.10));
+        TestInternals.retention(store).diskMonitor().useProbe(DiskUsageProbe.fixedRatio(0.10));
         for (int i = 0; i < FILES; i++) {
             PutMessageResult r = store.putMessage(TestStores.message(TOPIC, 0, BODY).keys("key-" + i));
             assertTrue(r.isOk(), r.toString());
@@ -58,7 +59,7 @@ final class RetentionFixture {
     }
 
     static MappedFileQueue queue(DefaultMessageStore store) {
-        return store.runtime().commitLog().queue();
+        return TestInternals.commitLog(store).queue();
     }
 
     /** Sets the modification time of the first {@code count} files {@code millisAgo} into the past. */
@@ -78,7 +79,7 @@ final class RetentionFixture {
     /** A CommitLog cleaner for {@code store} with its own flags, a disk used to {@code ratio} and a fixed clock. */
     static CleanCommitLogService cleaner(DefaultMessageStore store, double ratio, Clock clock, RunningFlags flags) {
         RetentionPolicy policy = RetentionPolicy.from(store.config());
-        DiskSpaceMonitor disk = new DiskSpaceMonitor(store.runtime().root(), DiskUsageProbe.fixedRatio(ratio), flags, policy);
+        DiskSpaceMonitor disk = new DiskSpaceMonitor(TestInternals.root(store), DiskUsageProbe.fixedRatio(ratio), flags, policy);
         return new CleanCommitLogService(queue(store), disk, policy, clock);
     }
 }

@@ -1,5 +1,6 @@
 package dev.hangar.store.clean;
 
+import dev.hangar.store.TestInternals;
 import static dev.hangar.store.clean.RetentionFixture.BODY;
 import static dev.hangar.store.clean.RetentionFixture.FILES;
 import static dev.hangar.store.clean.RetentionFixture.FILE_SIZE;
@@ -46,7 +47,7 @@ class RetentionUnderReadersTest {
                 "destroyMapedFileIntervalForcibly", "0", "dispatchers", "consume-queue")) {
             MappedFileQueue q = queue(store);
             Path firstFile = q.getFirstMappedFile().path();
-            SelectedRegion heldThroughout = store.runtime().commitLog().getData(0);
+            SelectedRegion heldThroughout = TestInternals.commitLog(store).getData(0);
             assertNotNull(heldThroughout);
             byte[] before = bytes(heldThroughout);
 
@@ -76,7 +77,7 @@ class RetentionUnderReadersTest {
                 // the manual clean's first pass only shuts the held first file down; its next passes delete it
                 store.executeDeleteFilesManually();
                 TestStores.await("retention deleted every expired file", () -> {
-                    store.runtime().retention().runPass();
+                    TestInternals.retention(store).runPass();
                     return q.mappedFiles().size() == KEPT;
                 });
                 TestStores.await("more reads after the deletions", () -> reads.get() > 1000);
@@ -98,7 +99,7 @@ class RetentionUnderReadersTest {
     /** One read of a random file, held across a short pause: null when right (or already gone), else the problem. */
     private static String readOnce(DefaultMessageStore store, Random random) {
         long offset = (long) random.nextInt(FILES) * FILE_SIZE;
-        try (SelectedRegion region = store.runtime().commitLog().getData(offset)) {
+        try (SelectedRegion region = TestInternals.commitLog(store).getData(offset)) {
             if (region == null) {
                 return null; // deleted before we got there: fine
             }

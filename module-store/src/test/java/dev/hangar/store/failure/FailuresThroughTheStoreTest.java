@@ -51,7 +51,7 @@ class FailuresThroughTheStoreTest {
             String reason = store.runningFlags().reason();
             assertNotNull(reason);
             assertTrue(reason.contains(FailingDiskStorageProvider.FORCE_FAILURE), reason);
-            Map<String, Object> stat = store.statsSnapshot();
+            Map<String, Object> stat = store.statsSnapshot().toMap();
             assertEquals(Boolean.FALSE, stat.get("writable"));
             assertTrue(String.valueOf(stat.get("notWritableReason")).contains(FailingDiskStorageProvider.FORCE_FAILURE),
                     "stat names the failed force: " + stat.get("notWritableReason"));
@@ -88,7 +88,7 @@ class FailuresThroughTheStoreTest {
             assertEquals(PutMessageStatus.SERVICE_NOT_AVAILABLE, refused.status());
             assertTrue(refused.reason().contains("consume-queue") && refused.reason().contains("ConsumeQueue Cq-0"),
                     refused.reason());
-            assertTrue(String.valueOf(store.statsSnapshot().get("runningFlags")).contains("WRITE_LOGICS_QUEUE_ERROR"));
+            assertTrue(String.valueOf(store.statsSnapshot().toMap().get("runningFlags")).contains("WRITE_LOGICS_QUEUE_ERROR"));
             assertEquals(GetMessageStatus.FOUND, store.getMessage("g", "Cq", 0, 0, 8, null).status(),
                     "what was dispatched stays readable");
         }

@@ -1,5 +1,6 @@
 package dev.hangar.store.plugin;
 
+import dev.hangar.store.TestInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,7 +31,7 @@ class PluginDispatcherTest {
             TestStores.await("dispatched", () -> store.dispatchBehindBytes() == 0);
             // a plugin follows the log on its own thread: wait for it, not only for the built-ins
             TestStores.await("the plugin caught up", () -> RecordingDispatcherProvider.RECEIVED.size() >= 50
-                    && store.runtime().plugins().maxLagBytes() == 0);
+                    && TestInternals.plugins(store).maxLagBytes() == 0);
             List<DispatchRequest> got = RecordingDispatcherProvider.RECEIVED;
             assertEquals(50, got.size());
             for (int i = 1; i < got.size(); i++) {
@@ -49,8 +50,8 @@ class PluginDispatcherTest {
             assertEquals(20, store.getMaxOffsetInQueue("Plug", 0));
             assertEquals(1, store.queryMessage("Plug", "k19", 5, 0, Long.MAX_VALUE).messages().size(),
                     "the index after the broken plugin still gets every record");
-            TestStores.await("the plugin saw every record", () -> store.runtime().plugins().maxLagBytes() == 0);
-            assertEquals(20L, store.runtime().dispatchers().failures().get("test-throwing"));
+            TestStores.await("the plugin saw every record", () -> TestInternals.plugins(store).maxLagBytes() == 0);
+            assertEquals(20L, TestInternals.dispatchers(store).failures().get("test-throwing"));
             assertTrue(store.runningFlags().isWritable(), "a plugin failure does not stop writes");
         }
     }

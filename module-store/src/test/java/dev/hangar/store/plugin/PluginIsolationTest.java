@@ -24,7 +24,7 @@ class PluginIsolationTest {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> plugin(DefaultMessageStore store, String name) {
-        Map<String, Object> dispatch = (Map<String, Object>) store.statsSnapshot().get("dispatch");
+        Map<String, Object> dispatch = (Map<String, Object>) store.statsSnapshot().toMap().get("dispatch");
         return ((Map<String, Map<String, Object>>) dispatch.get("plugins")).get(name);
     }
 

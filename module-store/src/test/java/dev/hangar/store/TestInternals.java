@@ -1,0 +1,36 @@
+package dev.hangar.store;
+
+import dev.hangar.store.clean.RetentionService;
+import dev.hangar.store.commitlog.CommitLog;
+import dev.hangar.store.dispatch.DispatcherChain;
+import dev.hangar.store.reput.PluginDispatch;
+import java.nio.file.Path;
+
+/**
+ * The running parts of a started store, for this module's tests only: {@link DefaultMessageStore} keeps them
+ * package-private so the engine's API stays what {@code module-info.java} exports.
+ */
+public final class TestInternals {
+    private TestInternals() {
+    }
+
+    public static CommitLog commitLog(DefaultMessageStore store) {
+        return store.runtime().commitLog();
+    }
+
+    public static RetentionService retention(DefaultMessageStore store) {
+        return store.runtime().retention();
+    }
+
+    public static PluginDispatch plugins(DefaultMessageStore store) {
+        return store.runtime().plugins();
+    }
+
+    public static DispatcherChain dispatchers(DefaultMessageStore store) {
+        return store.runtime().dispatchers();
+    }
+
+    public static Path root(DefaultMessageStore store) {
+        return store.runtime().root();
+    }
+}
