@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.spi.store.PutMessageStatus;
 import dev.hangar.store.DefaultMessageStore;
-import dev.hangar.store.recovery.RecoveryReport;
+import dev.hangar.store.StatsSnapshot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -58,7 +58,7 @@ class SlaveCrashRecoveryTest {
             slave.killNine();
 
             try (DefaultMessageStore restarted = HaStores.slave(s, HaStores.haAddress(master))) {
-                RecoveryReport report = restarted.recoveryReport();
+                StatsSnapshot.Recovery report = restarted.recoveryReport();
                 assertTrue(report.abnormal(), "the slave recovered from a crash: " + report);
                 long filesInLog = end / HaStores.FILE_SIZE + 1;
                 assertTrue(report.scanStartOffset() >= newPartStart - HaStores.FILE_SIZE,

@@ -91,7 +91,7 @@ final class StatsCollector {
     }
 
     static StatsSnapshot.Recovery recovery(RecoveryReport r) {
-        return r == null ? null : new StatsSnapshot.Recovery(r.abnormal(), r.filesScanned(), r.messagesScanned(),
+        return r == null ? null : new StatsSnapshot.Recovery(r.abnormal(), r.scanStartOffset(), r.filesScanned(), r.messagesScanned(),
                 r.endOffset(), r.filesDropped(), r.redispatched(), r.millis(), r.truncatedAtReason());
     }
 }

@@ -217,8 +217,8 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
     }
 
     /** @param truncatedAt why the log was cut where it was, or null when it ended cleanly */
-    public record Recovery(boolean abnormal, int filesScanned, long messagesScanned, long endOffset, int filesDropped,
-                           long redispatched, long millis, String truncatedAt) {
+    public record Recovery(boolean abnormal, long scanStartOffset, int filesScanned, long messagesScanned,
+                           long endOffset, int filesDropped, long redispatched, long millis, String truncatedAt) {
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("abnormal", abnormal);
