@@ -46,7 +46,9 @@ public final class VerifyCommand implements Callable<Integer> {
     public Integer call() {
         // NONE: verify must not even create the log folder in the store it checks
         StoreConfig config = launcher.prepare("warn", StoreUse.NONE);
-        VerifyReport report = StoreVerifier.verify(launcher.storePath(), config);
+        // every dispatcher found, plugins included, checks its own files
+        VerifyReport report = StoreVerifier.verify(launcher.storePath(), config,
+                StoreVerifier.dispatchersOf(launcher.registry()));
         boolean ok = report.healthy() && (!strict || report.problems(Severity.WARNING).isEmpty());
         PrintWriter out = launcher.out();
         if (json) {

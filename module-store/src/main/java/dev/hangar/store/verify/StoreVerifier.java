@@ -82,9 +82,14 @@ public final class StoreVerifier {
         return report.build(extent.minOffset(), extent.maxOffset());
     }
 
-    /** Every dispatcher provider on the module path (built-in and plugins alike), by name. */
+    /** Every dispatcher provider on the module path, by name. */
     private static List<CommitLogDispatcherProvider> dispatchersFound() {
-        return ProviderRegistry.discover(null).providers(CommitLogDispatcherProvider.class).stream()
+        return dispatchersOf(ProviderRegistry.discover(null));
+    }
+
+    /** The dispatcher providers of {@code registry} (built-ins and plugins alike), by name: who checks what. */
+    public static List<CommitLogDispatcherProvider> dispatchersOf(ProviderRegistry registry) {
+        return registry.providers(CommitLogDispatcherProvider.class).stream()
                 .sorted(Comparator.comparing(CommitLogDispatcherProvider::name)).toList();
     }
 
