@@ -148,6 +148,41 @@ class StoreVerifierTest {
         assertTrue(errors.stream().anyMatch(p -> p.offset() == offset - start), r.toString());
     }
 
+    @Test
+    void anEmptyNewestFileFromACrashDuringItsCreationIsAWarningAndAWriterDeletesIt() throws Exception {
+        Path commitLogDir = dir.resolve("commitlog");
+        long newest;
+        try (Stream<Path> files = Files.list(commitLogDir)) {
+            newest = files.mapToLong(f -> Long.parseLong(f.getFileName().toString())).max().orElseThrow();
+        }
+        Path emptyLog = commitLogDir.resolve(String.format("%020d", newest + FILE_SIZE));
+        Files.createFile(emptyLog);
+        Path queueDir = dir.resolve("consumequeue").resolve("VerifyA").resolve("0");
+        long newestUnitFile;
+        try (Stream<Path> files = Files.list(queueDir)) {
+            newestUnitFile = files.mapToLong(f -> Long.parseLong(f.getFileName().toString())).max().orElseThrow();
+        }
+        Path emptyQueueFile = queueDir.resolve(String.format("%020d", newestUnitFile + 2000));
+        Files.createFile(emptyQueueFile);
+
+        VerifyReport crashed = verify();
+        assertTrue(crashed.healthy(), "an empty newest file holds no data: " + crashed);
+        assertTrue(crashed.problems(Severity.WARNING).stream()
+                .anyMatch(p -> p.file().equals(commitLogFile(newest + FILE_SIZE))), crashed.toString());
+        assertTrue(crashed.problems(Severity.WARNING).stream()
+                .anyMatch(p -> p.message().contains("holds no units")), crashed.toString());
+        assertEquals(MESSAGES, crashed.records());
+
+        try (DefaultMessageStore store = new DefaultMessageStore(config)) {
+            store.start();
+            assertEquals(MESSAGES, store.getMaxOffsetInQueue("VerifyA", 0) + store.getMaxOffsetInQueue("VerifyA", 1)
+                    + store.getMaxOffsetInQueue("VerifyB", 0) + store.getMaxOffsetInQueue("VerifyB", 1));
+        }
+        assertFalse(Files.exists(emptyQueueFile), "the writer's start deleted the empty ConsumeQueue file");
+        VerifyReport recovered = verify();
+        assertTrue(recovered.healthy() && recovered.problems(Severity.WARNING).isEmpty(), recovered.toString());
+    }
+
     /** Reopens the store and writes until its last file holds more than {@code bytes} bytes of records. */
     private void fillLastFileBeyond(int bytes) {
         try (DefaultMessageStore store = new DefaultMessageStore(config)) {
