@@ -1,5 +1,6 @@
 package dev.hangar.bench;
 
+import dev.hangar.spi.flush.LatencyHistogram;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -59,17 +60,17 @@ public final class BenchRun {
         for (int t = 0; t < n; t++) {
             putters.add(engine.putter(t));
         }
-        LatencyRecorder[] latencies = new LatencyRecorder[n];
+        LatencyHistogram[] latencies = new LatencyHistogram[n];
         long[] allocated = new long[n];
         AtomicLong failures = new AtomicLong();
         CountDownLatch start = new CountDownLatch(1);
         List<Thread> writers = new ArrayList<>();
         for (int t = 0; t < n; t++) {
             int thread = t;
-            latencies[t] = new LatencyRecorder();
+            latencies[t] = new LatencyHistogram();
             Thread writer = new Thread(() -> {
                 BenchEngine.Putter putter = putters.get(thread);
-                LatencyRecorder lat = latencies[thread];
+                LatencyHistogram lat = latencies[thread];
                 long alloc = 0;
                 try {
                     start.await();
@@ -113,7 +114,7 @@ public final class BenchRun {
         long diskBytes = DiskUsage.of(dir);
         putters.clear();
 
-        LatencyRecorder all = new LatencyRecorder();
+        LatencyHistogram all = new LatencyHistogram();
         long totalAlloc = 0;
         for (int t = 0; t < n; t++) {
             all.add(latencies[t]);
@@ -124,7 +125,7 @@ public final class BenchRun {
         int messages = w.effectiveMessages();
         RunResult r = new RunResult(engine.name(), w.name(), round, messages, w.messageSize(), readable - begin,
                 putsDone - begin, readable - putsDone, all.percentile(0.50), all.percentile(0.99),
-                all.percentile(0.999), all.maxNanos(), (double) totalAlloc / messages,
+                all.percentile(0.999), all.max(), (double) totalAlloc / messages,
                 (double) (totalAlloc + storeThreadBytes) / messages, diskBytes, heap, failures.get());
         LOG.info("{} {} round {}: {} msg/s, p99.9 {} us, dispatch {} ms, {} B/msg allocated by the caller, {} B/msg "
                         + "by every store thread, {} MiB on disk, {} failures",
@@ -142,7 +143,7 @@ public final class BenchRun {
      * One writer keeping {@code w.inflight()} async puts outstanding: it calls until that many are unanswered, then
      * waits for the oldest. Latency is from call to answer; allocation counts only inside the calls.
      */
-    private static long putInFlight(BenchEngine.Putter putter, Workload w, int thread, LatencyRecorder lat,
+    private static long putInFlight(BenchEngine.Putter putter, Workload w, int thread, LatencyHistogram lat,
                                     AtomicLong failures, com.sun.management.ThreadMXBean threads) {
         ArrayDeque<InFlight> pending = new ArrayDeque<>(w.inflight());
         long alloc = 0;
@@ -164,7 +165,7 @@ public final class BenchRun {
         return alloc;
     }
 
-    private static void settle(InFlight put, LatencyRecorder lat, AtomicLong failures) {
+    private static void settle(InFlight put, LatencyHistogram lat, AtomicLong failures) {
         boolean ok;
         try {
             ok = put.answer().get(READABLE_BOUND_NANOS, TimeUnit.NANOSECONDS);

@@ -1,5 +1,6 @@
 package dev.hangar.bench;
 
+import dev.hangar.spi.flush.LatencyHistogram;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,8 +39,8 @@ public final class HaBench {
         HaPair open(Path dir, String role) throws Exception;
     }
 
-    record Result(String engine, String mode, long messages, double seconds, long failed, LatencyRecorder latency,
-                  LatencyRecorder lag) {
+    record Result(String engine, String mode, long messages, double seconds, long failed, LatencyHistogram latency,
+                  LatencyHistogram lag) {
         String row() {
             return String.format("| %s | %s | %,d | %,.0f | %s | %s | %s | %s | %d |", mode, engine, messages,
                     messages / seconds, micros(latency, 0.5), micros(latency, 0.99), lag == null ? "" : micros(lag, 0.5),
@@ -61,7 +62,7 @@ public final class HaBench {
                 + table;
     }
 
-    static String micros(LatencyRecorder r, double q) {
+    static String micros(LatencyHistogram r, double q) {
         return r.count() == 0 ? "-" : String.format("%,d", r.percentile(q) / 1000);
     }
 
@@ -90,7 +91,7 @@ public final class HaBench {
                 "rocketmq", (d, role) -> new RocketMqHaPair(d, role, FILE_SIZE, MESSAGE_SIZE));
         String loadBefore = loadAverage();
         List<Result> results = new ArrayList<>();
-        LatencyRecorder floor = null;
+        LatencyHistogram floor = null;
         double floorRate = 0;
         for (String engine : engineNames) {
             PairFactory f = engines.get(engine);
@@ -128,7 +129,7 @@ public final class HaBench {
             table.append(String.format("%nThis machine's floor during the run: one thread hand-off (unpark until the "
                     + "thread runs) at %,.0f/s took p50 %s µs, p99 %s µs, max %s µs; replication needs at least two "
                     + "in series (master connection thread, slave client thread), the lag probe a third.%n",
-                    floorRate, micros(floor, 0.5), micros(floor, 0.99), String.format("%,d", floor.maxNanos() / 1000)));
+                    floorRate, micros(floor, 0.5), micros(floor, 0.99), String.format("%,d", floor.max() / 1000)));
         }
         String md = "# Replication benchmark (master + slave on loopback, 1 KiB)\n\n" + table;
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -150,14 +151,14 @@ public final class HaBench {
             // after haSendHeartbeatInterval, and its master ships nothing before that report
             long primed = pair.put(Integer.MAX_VALUE).join();
             await(engine + " slave holds a first message", () -> pair.slaveMaxOffset() >= primed);
-            LatencyRecorder[] latencies = new LatencyRecorder[threads];
+            LatencyHistogram[] latencies = new LatencyHistogram[threads];
             LagProbe probe = role.equals("ASYNC_MASTER") ? new LagProbe(pair) : null;
             AtomicInteger next = new AtomicInteger();
             AtomicLong failed = new AtomicLong();
             List<Thread> workers = new ArrayList<>();
             long begin = System.nanoTime();
             for (int t = 0; t < threads; t++) {
-                LatencyRecorder rec = new LatencyRecorder();
+                LatencyHistogram rec = new LatencyHistogram();
                 latencies[t] = rec;
                 long interval = rate > 0 ? (long) (threads * 1e9 / rate) : 0;
                 Thread w = new Thread(() -> work(pair, messages, inFlight, interval, next, failed, rec, probe));
@@ -168,11 +169,11 @@ public final class HaBench {
                 w.join();
             }
             double seconds = (System.nanoTime() - begin) / 1e9;
-            LatencyRecorder all = new LatencyRecorder();
-            for (LatencyRecorder r : latencies) {
+            LatencyHistogram all = new LatencyHistogram();
+            for (LatencyHistogram r : latencies) {
                 all.add(r);
             }
-            LatencyRecorder lag = probe == null ? null : probe.finish();
+            LatencyHistogram lag = probe == null ? null : probe.finish();
             Result r = new Result(engine, role + ", " + what, messages, seconds, failed.get(), all, lag);
             System.err.println(r.row());
             return r;
@@ -182,7 +183,7 @@ public final class HaBench {
     }
 
     private static void work(HaPair pair, int messages, int inFlight, long intervalNanos, AtomicInteger next,
-                             AtomicLong failed, LatencyRecorder rec, LagProbe probe) {
+                             AtomicLong failed, LatencyHistogram rec, LagProbe probe) {
         Semaphore slots = new Semaphore(inFlight);
         long slot = System.nanoTime();
         int n;
@@ -217,7 +218,7 @@ public final class HaBench {
     /** Times from a put's answer until the slave's end reaches the put's end, polled every 50 µs. */
     static final class LagProbe {
         private final ConcurrentSkipListMap<Long, Long> waiting = new ConcurrentSkipListMap<>();
-        private final LatencyRecorder lag = new LatencyRecorder();
+        private final LatencyHistogram lag = new LatencyHistogram();
         private final Thread poller;
         private volatile boolean done;
 
@@ -242,7 +243,7 @@ public final class HaBench {
             waiting.put(endOffset, answeredNanos);
         }
 
-        LatencyRecorder finish() throws InterruptedException {
+        LatencyHistogram finish() throws InterruptedException {
             done = true;
             poller.join(60_000);
             return lag;

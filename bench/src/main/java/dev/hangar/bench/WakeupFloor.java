@@ -1,5 +1,6 @@
 package dev.hangar.bench;
 
+import dev.hangar.spi.flush.LatencyHistogram;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -14,8 +15,8 @@ final class WakeupFloor {
     }
 
     /** {@code samples} hand-offs at {@code perSecond}; the latency from unpark to the consumer running. */
-    static LatencyRecorder measure(int samples, double perSecond) throws InterruptedException {
-        LatencyRecorder rec = new LatencyRecorder();
+    static LatencyHistogram measure(int samples, double perSecond) throws InterruptedException {
+        LatencyHistogram rec = new LatencyHistogram();
         AtomicLong stamp = new AtomicLong();
         Thread consumer = new Thread(() -> {
             int seen = 0;

@@ -87,7 +87,7 @@ class GroupCommitFlushServiceTest {
             long fsyncs = f.target.forces.get();
             LOG.info("{} puts from {} threads: {} fsyncs, {} puts per group commit, fsync p99 {} us", requests,
                     threads, fsyncs, f.statistics.requestsPerGroupCommit(),
-                    f.statistics.fsyncLatency().percentileMicros(0.99));
+                    f.statistics.fsyncLatency().percentile(0.99));
             assertTrue(fsyncs * 2 < requests, "group commit: " + fsyncs + " fsyncs for " + requests + " puts");
             assertTrue(f.statistics.requestsPerGroupCommit() > 2, "puts per group commit: "
                     + f.statistics.requestsPerGroupCommit());

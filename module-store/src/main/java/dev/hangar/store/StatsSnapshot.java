@@ -31,8 +31,8 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
                 cumulative = Math.max(cumulative, h.cumulativeBelowPowerOfTwo(i));
                 buckets.add(cumulative);
             }
-            return new Latency(Math.max(cumulative, h.count()), h.percentileMicros(0.5), h.percentileMicros(0.99),
-                    h.percentileMicros(0.999), h.maxMicros(), h.sumMicros(), List.copyOf(buckets));
+            return new Latency(Math.max(cumulative, h.count()), h.percentile(0.5), h.percentile(0.99),
+                    h.percentile(0.999), h.max(), h.sum(), List.copyOf(buckets));
         }
 
         /** Count of values below 2^i µs (so at most 2^i - 1): Prometheus' {@code le} bucket. */

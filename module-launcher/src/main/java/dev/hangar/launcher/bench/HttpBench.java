@@ -2,6 +2,7 @@ package dev.hangar.launcher.bench;
 
 import dev.hangar.launcher.json.JsonReader;
 import dev.hangar.launcher.json.JsonWriter;
+import dev.hangar.spi.flush.LatencyHistogram;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -23,8 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>{@code batch}: NDJSON batch puts of {@code batch} messages of {@code size} bytes;</li>
  *   <li>{@code get}: reads of one message at a time, cycling over what the puts wrote.</li>
  * </ol>
- * Each phase reports requests/s, messages/s and the latency percentiles of its requests (exact: every latency is
- * kept and sorted). Thread {@code i} uses queue {@code i % 4} of the topic. A non-2xx answer or an I/O error is a
+ * Each phase reports requests/s, messages/s and the latency percentiles of its requests (from a shared
+ * {@link LatencyHistogram}: at most 1.6 % above the true value, in fixed memory however long the phase). Thread {@code i} uses queue {@code i % 4} of the topic. A non-2xx answer or an I/O error is a
  * failure (the connection is opened again after an I/O error).
  *
  * <p>One instance per run; {@link #run} is called once.
@@ -54,7 +55,7 @@ public final class HttpBench {
 
     /** What one phase measured. */
     public record PhaseResult(String phase, long requests, long messages, long failures, double seconds,
-                              long[] sortedMicros, String firstError) {
+                              LatencyHistogram latencyMicros, String firstError) {
         double requestsPerSecond() {
             return requests / seconds;
         }
@@ -64,11 +65,7 @@ public final class HttpBench {
         }
 
         long percentileMicros(double q) {
-            if (sortedMicros.length == 0) {
-                return 0;
-            }
-            int i = (int) Math.ceil(q * sortedMicros.length) - 1;
-            return sortedMicros[Math.max(0, Math.min(sortedMicros.length - 1, i))];
+            return latencyMicros.percentile(q);
         }
 
         Map<String, Object> toJson() {
@@ -84,7 +81,7 @@ public final class HttpBench {
             latency.put("p50", percentileMicros(0.50));
             latency.put("p99", percentileMicros(0.99));
             latency.put("p999", percentileMicros(0.999));
-            latency.put("max", sortedMicros.length == 0 ? 0 : sortedMicros[sortedMicros.length - 1]);
+            latency.put("max", latencyMicros.max());
             m.put("latencyMicros", latency);
             if (firstError != null) {
                 m.put("firstError", firstError);
@@ -196,7 +193,7 @@ public final class HttpBench {
 
     private PhaseResult phase(String name, Request request, long millis) throws InterruptedException {
         int n = options.connections();
-        long[][] latencies = new long[n][];
+        LatencyHistogram latencies = new LatencyHistogram();
         long[] requests = new long[n];
         long[] messages = new long[n];
         long[] failures = new long[n];
@@ -207,8 +204,6 @@ public final class HttpBench {
         for (int t = 0; t < n; t++) {
             int thread = t;
             threads[t] = new Thread(() -> {
-                long[] micros = new long[1024];
-                int count = 0;
                 KeepAliveConnection c = null;
                 try {
                     for (long i = 0; System.nanoTime() < deadline; i++) {
@@ -218,11 +213,7 @@ public final class HttpBench {
                             }
                             long start = System.nanoTime();
                             int carried = request.send(c, thread, i * n + thread, firstError);
-                            long took = (System.nanoTime() - start) / 1000;
-                            if (count == micros.length) {
-                                micros = Arrays.copyOf(micros, count * 2);
-                            }
-                            micros[count++] = took;
+                            latencies.record((System.nanoTime() - start) / 1000);
                             requests[thread]++;
                             if (carried < 0) {
                                 failures[thread]++;
@@ -238,7 +229,6 @@ public final class HttpBench {
                     }
                 } finally {
                     closeQuietly(c);
-                    latencies[thread] = Arrays.copyOf(micros, count);
                 }
             }, "hangar-http-bench-" + t);
             threads[t].start();
@@ -247,9 +237,8 @@ public final class HttpBench {
             t.join();
         }
         double seconds = (System.nanoTime() - begin) / 1e9;
-        long[] all = Arrays.stream(latencies).flatMapToLong(Arrays::stream).sorted().toArray();
         return new PhaseResult(name, Arrays.stream(requests).sum(), Arrays.stream(messages).sum(),
-                Arrays.stream(failures).sum(), seconds, all, firstError.get());
+                Arrays.stream(failures).sum(), seconds, latencies, firstError.get());
     }
 
     private static void closeQuietly(KeepAliveConnection c) {
@@ -271,7 +260,7 @@ public final class HttpBench {
         for (PhaseResult r : results) {
             out.printf(Locale.ROOT, "%-6s %10d %12.0f %12.0f %9d %9d %9d %9d %9d%n", r.phase(), r.requests(),
                     r.requestsPerSecond(), r.messagesPerSecond(), r.percentileMicros(0.5), r.percentileMicros(0.99),
-                    r.percentileMicros(0.999), r.sortedMicros().length == 0 ? 0 : r.sortedMicros()[r.sortedMicros().length - 1],
+                    r.percentileMicros(0.999), r.latencyMicros().max(),
                     r.failures());
             if (r.firstError() != null) {
                 out.println("       first failure: " + r.firstError());

@@ -5,6 +5,7 @@ import dev.hangar.launcher.command.BenchWorkload.Plan;
 import dev.hangar.launcher.json.JsonWriter;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.spi.flush.LatencyHistogram;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -19,7 +20,7 @@ import java.util.Map;
  *       {@code durationSeconds} (0 when a number of messages was asked);</li>
  *   <li>{@code putSeconds, putTps, mbPerSecond} (MiB of bodies per second of putting), {@code dispatchedSeconds}
  *       (from the first put until every message is readable by queue offset and by key);</li>
- *   <li>{@code latencyMicros{p50,p99,p999,max,mean}} per put call, within 1.6 % ({@link LatencyRecorder}), measured
+ *   <li>{@code latencyMicros{p50,p99,p999,max,mean}} per put call, within 1.6 % ({@link LatencyHistogram}), measured
  *       from {@code latencyFrom}: "intended send time" with a rate, else "call start";</li>
  *   <li>{@code flushes} (during this run), {@code messagesPerFlush}; the providers {@code putMessageLock,
  *       flushService, mappedFile, dispatchers}; {@code flushDiskType, store}.</li>
@@ -52,7 +53,7 @@ final class BenchReport {
         figures.put("putTps", round(outcome.okMessages() / Math.max(putSeconds, 1e-9), 1));
         figures.put("mbPerSecond", round(outcome.okMessages() * (double) plan.size() / MIB / Math.max(putSeconds, 1e-9), 2));
         figures.put("dispatchedSeconds", round(readableNanos / 1e9, 3));
-        LatencyRecorder l = outcome.latencies();
+        LatencyHistogram l = outcome.latencies();
         Map<String, Object> latency = new LinkedHashMap<>();
         latency.put("p50", l.percentile(0.50));
         latency.put("p99", l.percentile(0.99));

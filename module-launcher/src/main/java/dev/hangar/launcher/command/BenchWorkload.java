@@ -1,5 +1,6 @@
 package dev.hangar.launcher.command;
 
+import dev.hangar.spi.flush.LatencyHistogram;
 import dev.hangar.spi.message.Message;
 import dev.hangar.spi.store.MessageStore;
 import dev.hangar.spi.store.PutMessageResult;
@@ -111,7 +112,7 @@ final class BenchWorkload {
      * @param firstError        the first exception or refusal reason, or null
      */
     record Outcome(long putNanos, long attemptedMessages, long okMessages, Map<PutMessageStatus, Long> statuses,
-                   LatencyRecorder latencies, long[] okPerSlot, List<Long> sampleChunks, String firstError) {
+                   LatencyHistogram latencies, long[] okPerSlot, List<Long> sampleChunks, String firstError) {
         long failedMessages() {
             return attemptedMessages - okMessages;
         }
@@ -119,7 +120,7 @@ final class BenchWorkload {
 
     /** One thread's tallies; written by that thread only. */
     private static final class Tally {
-        final LatencyRecorder latencies = new LatencyRecorder();
+        final LatencyHistogram latencies = new LatencyHistogram();
         final long[] messagesByStatus = new long[PutMessageStatus.values().length];
         final long[] reservoir = new long[KEY_SAMPLES];
         long okChunks;
@@ -260,7 +261,7 @@ final class BenchWorkload {
 
     private Outcome outcome(long putNanos, List<Tally> tallies) {
         // the joins in run() publish every thread's tallies to this thread
-        LatencyRecorder latencies = new LatencyRecorder();
+        LatencyHistogram latencies = new LatencyHistogram();
         long[] byStatus = new long[PutMessageStatus.values().length];
         List<Long> samples = new ArrayList<>();
         for (Tally t : tallies) {

@@ -16,7 +16,7 @@ public final class FlushStatistics {
     public void recordFlush(long bytes, long micros) {
         flushes.increment();
         flushedBytes.add(bytes);
-        fsyncLatency.recordMicros(micros);
+        fsyncLatency.record(micros);
     }
 
     public void recordFlushFailure() {

@@ -28,7 +28,7 @@ public final class StoreStats {
         if (status == PutMessageStatus.PUT_OK) {
             putMessages.add(messages);
             putBytes.add(bytes);
-            putLatency.recordMicros(micros);
+            putLatency.record(micros);
         } else {
             putFailures.get(status).increment();
         }
