@@ -26,6 +26,7 @@ import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.put.MessageValidator;
 import dev.hangar.store.schedule.DelayOffsetFile;
 import dev.hangar.store.schedule.ScheduleMessageService;
+import dev.hangar.store.service.LauncherAccess;
 import dev.hangar.store.service.RunningFlags;
 import dev.hangar.store.service.StoreStats;
 import java.net.InetSocketAddress;
@@ -79,6 +80,7 @@ public final class DefaultMessageStore implements MessageStore {
         this.pageCacheBusyMillis = config.get(StoreConfigKeys.OS_PAGE_CACHE_BUSY_TIMEOUT_MILLS);
         this.maxDispatchBehind = config.get(StoreConfigKeys.MAX_DISPATCH_BEHIND_BYTES);
         this.role = assembly.role();
+        LauncherAccess.register(this, flags, stats);
     }
 
     /** A store with the built-in providers found on the class or module path and no plugins folder. */
@@ -152,7 +154,8 @@ public final class DefaultMessageStore implements MessageStore {
         return config;
     }
 
-    public RunningFlags runningFlags() {
+    /** Package-private: the launcher reads it through {@link LauncherAccess}, embedders through {@link #statsSnapshot()}. */
+    RunningFlags runningFlags() {
         return flags;
     }
 
@@ -166,7 +169,8 @@ public final class DefaultMessageStore implements MessageStore {
         return rt == null || rt.replication() == null ? null : rt.replication().status();
     }
 
-    public StoreStats stats() {
+    /** Package-private: the launcher reads it through {@link LauncherAccess}, embedders through {@link #statsSnapshot()}. */
+    StoreStats stats() {
         return stats;
     }
 

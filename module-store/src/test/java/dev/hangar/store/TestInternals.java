@@ -4,6 +4,8 @@ import dev.hangar.store.clean.RetentionService;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.dispatch.DispatcherChain;
 import dev.hangar.store.reput.PluginDispatch;
+import dev.hangar.store.service.RunningFlags;
+import dev.hangar.store.service.StoreStats;
 import java.nio.file.Path;
 
 /**
@@ -32,5 +34,13 @@ public final class TestInternals {
 
     public static Path root(DefaultMessageStore store) {
         return store.runtime().root();
+    }
+
+    public static RunningFlags runningFlags(DefaultMessageStore store) {
+        return store.runningFlags();
+    }
+
+    public static StoreStats stats(DefaultMessageStore store) {
+        return store.stats();
     }
 }

@@ -1,6 +1,8 @@
 package dev.hangar.launcher.http;
 
 import dev.hangar.store.DefaultMessageStore;
+import dev.hangar.store.service.LauncherAccess;
+import dev.hangar.store.service.RunningFlags;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -21,11 +23,11 @@ final class HealthHandler implements Router.Handler {
     public void handle(ApiExchange exchange) {
         Map<String, Object> json = new LinkedHashMap<>();
         String reason = null;
+        RunningFlags flags = LauncherAccess.runningFlags(store);
         if (!store.isStarted()) {
             reason = "the store is not started";
-        } else if (!store.runningFlags().isWritable()) {
-            reason = store.runningFlags().reason() != null ? store.runningFlags().reason()
-                    : "the store is not writable: " + store.runningFlags().names();
+        } else if (!flags.isWritable()) {
+            reason = flags.reason() != null ? flags.reason() : "the store is not writable: " + flags.names();
         }
         String degraded = reason == null ? replicationProblem() : null;
         json.put("status", reason != null ? "DOWN" : degraded != null ? "DEGRADED" : "UP");

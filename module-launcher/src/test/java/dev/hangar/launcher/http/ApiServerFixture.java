@@ -3,6 +3,7 @@ package dev.hangar.launcher.http;
 import dev.hangar.launcher.json.MiniJsonReader;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.store.DefaultMessageStore;
+import dev.hangar.store.service.LauncherAccess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -78,7 +79,7 @@ final class ApiServerFixture implements AutoCloseable {
 
     /** Puts accepted plus puts refused by the store: unchanged when a request never reached it. */
     long storePutCalls() {
-        return store.stats().putMessages() + store.stats().putFailures().values().stream().mapToLong(Long::longValue).sum();
+        return LauncherAccess.stats(store).putMessages() + LauncherAccess.stats(store).putFailures().values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** Polls {@code condition} for up to 20 s. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hangar.launcher.json.MiniJsonReader;
+import dev.hangar.store.service.LauncherAccess;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -63,7 +64,7 @@ class BatchPutTest {
                 body.append(i % 10 == 0 ? "\"bodyBase64\":\"" + Base64.getEncoder().encodeToString(("b" + i).getBytes(StandardCharsets.UTF_8)) + "\""
                         : "\"body\":\"b" + i + "\"").append("}\n");
             }
-            long callsBefore = api.store.stats().putLatency().count();
+            long callsBefore = LauncherAccess.stats(api.store).putLatency().count();
             HttpResponse<String> response = postNdjson(api, "/v1/topics/Batch/messages", body.toString());
             assertEquals(201, response.statusCode(), response.body());
             assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("application/x-ndjson"));
@@ -77,8 +78,8 @@ class BatchPutTest {
                 assertEquals((long) queue, r.get("queueId"));
                 assertEquals(next[queue]++, r.get("queueOffset"), "offsets follow the lines within a queue");
             }
-            assertEquals(lines, api.store.stats().putMessages());
-            assertEquals(2, api.store.stats().putLatency().count() - callsBefore, "one batch put per queue");
+            assertEquals(lines, LauncherAccess.stats(api.store).putMessages());
+            assertEquals(2, LauncherAccess.stats(api.store).putLatency().count() - callsBefore, "one batch put per queue");
 
             assertTrue(eventually(() -> api.store.dispatchBehindBytes() == 0));
             List<Map<String, Object>> queue1 = read(api, "Batch", 1, 1000);
@@ -102,12 +103,12 @@ class BatchPutTest {
     void aDelayedLineIsStoredOnItsOwnAndTheOthersStillAsABatch() throws Exception {
         try (ApiServerFixture api = new ApiServerFixture(dir, "", 4, 16, Map.of("messageDelayLevel", "1s"))) {
             String body = "{\"body\":\"a\"}\n{\"body\":\"later\",\"delayLevel\":1}\n{\"body\":\"b\"}\n";
-            long callsBefore = api.store.stats().putLatency().count();
+            long callsBefore = LauncherAccess.stats(api.store).putLatency().count();
             HttpResponse<String> response = postNdjson(api, "/v1/topics/Mixed/messages", body);
             assertEquals(201, response.statusCode(), response.body());
             List<Map<String, Object>> results = lines(response);
             assertEquals(List.of("PUT_OK", "PUT_OK", "PUT_OK"), results.stream().map(r -> r.get("status")).toList());
-            assertEquals(2, api.store.stats().putLatency().count() - callsBefore, "a batch of two and one delayed put");
+            assertEquals(2, LauncherAccess.stats(api.store).putLatency().count() - callsBefore, "a batch of two and one delayed put");
             assertTrue(eventually(() -> {
                 try {
                     return read(api, "Mixed", 0, 10).size() == 3;
@@ -156,7 +157,7 @@ class BatchPutTest {
             HttpResponse<String> tooLarge = postNdjson(api, "/v1/topics/L/messages",
                     "{\"body\":\"" + "y".repeat(2100) + "\"}\n");
             assertEquals(413, tooLarge.statusCode(), tooLarge.body());
-            assertEquals(5, api.store.stats().putMessages());
+            assertEquals(5, LauncherAccess.stats(api.store).putMessages());
         }
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hangar.store.service.LauncherAccess;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -177,7 +178,7 @@ class HttpApiServerTest {
 
     @Test
     void aStoreThatCannotWriteIsReportedDownAndRefusesPutsWith503() throws Exception {
-        api.store.runningFlags().markNotWritable("disk trouble in a test", null);
+        LauncherAccess.runningFlags(api.store).markNotWritable("disk trouble in a test", null);
         HttpResponse<String> health = api.get("/health");
         assertEquals(503, health.statusCode());
         assertEquals("DOWN", json(health).get("status"));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hangar.launcher.bench.KeepAliveConnection;
+import dev.hangar.store.service.LauncherAccess;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.channels.SocketChannel;
@@ -41,7 +42,7 @@ class KeepAliveTest {
                         .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
                 assertEquals(201, put.statusCode(), put.body());
             }
-            assertEquals(REQUESTS, api.store.stats().putMessages());
+            assertEquals(REQUESTS, LauncherAccess.stats(api.store).putMessages());
             List<SocketChannel> connections = JdkServerConnections.channels(api.server.jdkServer());
             assertEquals(1, connections.size(), "every put came over the one kept-alive connection");
             assertTrue(JdkServerConnections.allNoDelay(connections), "TCP_NODELAY on the server's socket");
@@ -86,7 +87,7 @@ class KeepAliveTest {
                     assertEquals(201, c.exchange("POST", "/v1/topics/Idle/messages", new byte[] {'x'}, Map.of()).status());
                     assertEquals(port0, c.localPort());
                 }
-                assertEquals(40, api.store.stats().putMessages(), "every idle connection was still open and served");
+                assertEquals(40, LauncherAccess.stats(api.store).putMessages(), "every idle connection was still open and served");
             } finally {
                 for (KeepAliveConnection c : idle) {
                     c.close();
@@ -110,7 +111,7 @@ class KeepAliveTest {
                 assertEquals(201, connection.exchange("POST", "/v1/topics/T/messages", new byte[] {'y'}, Map.of()).status(),
                         "the same connection serves the next request");
             }
-            assertEquals(20, api.store.stats().putMessages());
+            assertEquals(20, LauncherAccess.stats(api.store).putMessages());
         }
     }
 
@@ -157,7 +158,7 @@ class KeepAliveTest {
             }
             assertTrue(headers.contains("connection: close"), headers.toString());
             sender.join(30_000);
-            assertEquals(0, api.store.stats().putMessages());
+            assertEquals(0, LauncherAccess.stats(api.store).putMessages());
         }
     }
 }

@@ -5,6 +5,7 @@ import static dev.hangar.launcher.http.ApiServerFixture.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hangar.store.service.LauncherAccess;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -47,7 +48,7 @@ class OverloadTest {
             BufferedReader reader = new BufferedReader(new InputStreamReader(slow.getInputStream(), StandardCharsets.US_ASCII));
             assertEquals("HTTP/1.1 201 Created", reader.readLine());
             assertEquals(200, queued.get(30, TimeUnit.SECONDS).statusCode(), "the queued request is served after all");
-            assertEquals(1, api.store.stats().putMessages());
+            assertEquals(1, LauncherAccess.stats(api.store).putMessages());
         }
     }
 }

@@ -45,8 +45,8 @@ class DiskFullTest {
             DiskSpaceMonitor monitor = TestInternals.retention(store).diskMonitor();
             monitor.useProbe(DiskUsageProbe.fixedRatio(0.95));
             monitor.check();
-            assertTrue(store.runningFlags().names().contains("DISK_FULL"));
-            assertEquals(RunningFlags.DISK_FULL, store.runningFlags().bits() & RunningFlags.DISK_FULL);
+            assertTrue(TestInternals.runningFlags(store).names().contains("DISK_FULL"));
+            assertEquals(RunningFlags.DISK_FULL, TestInternals.runningFlags(store).bits() & RunningFlags.DISK_FULL);
 
             PutMessageResult refused = store.putMessage(TestStores.message("Full", 0, "refused"));
             assertEquals(PutMessageStatus.SERVICE_NOT_AVAILABLE, refused.status());
@@ -57,7 +57,7 @@ class DiskFullTest {
             assertEquals(10, read.messages().size(), "what was written stays readable");
 
             monitor.useProbe(DiskUsageProbe.fixedRatio(0.50));
-            TestStores.await("the periodic check clears DISK_FULL", () -> store.runningFlags().isWritable());
+            TestStores.await("the periodic check clears DISK_FULL", () -> TestInternals.runningFlags(store).isWritable());
             PutMessageResult after = store.putMessage(TestStores.message("Full", 0, "after"));
             assertTrue(after.isOk(), after.toString());
             assertEquals(10, after.appendResult().logicsOffset(), "the refused put took no queue offset");
@@ -128,7 +128,7 @@ class DiskFullTest {
                 assertFalse(store.putMessage(new dev.hangar.spi.message.Message("Tmpfs", body)).isOk());
 
                 Files.delete(filler);
-                TestStores.await("writable once the filler is gone", () -> store.runningFlags().isWritable());
+                TestStores.await("writable once the filler is gone", () -> TestInternals.runningFlags(store).isWritable());
                 PutMessageResult after = store.putMessage(new dev.hangar.spi.message.Message("Tmpfs", body));
                 assertTrue(after.isOk(), after.toString());
                 offsets.add(after.appendResult().wroteOffset());

@@ -10,6 +10,7 @@ import dev.hangar.spi.store.GetMessageStatus;
 import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.spi.store.PutMessageStatus;
 import dev.hangar.store.DefaultMessageStore;
+import dev.hangar.store.TestInternals;
 import dev.hangar.store.TestStores;
 import dev.hangar.store.service.RunningFlags;
 import java.nio.file.Files;
@@ -47,8 +48,8 @@ class FailuresThroughTheStoreTest {
             PutMessageResult failed = store.putMessage(TestStores.message("Fail", 0, "never-durable"));
             assertEquals(PutMessageStatus.FLUSH_DISK_TIMEOUT, failed.status(), "a put whose force failed: " + failed);
 
-            assertFalse(store.runningFlags().isWritable());
-            String reason = store.runningFlags().reason();
+            assertFalse(TestInternals.runningFlags(store).isWritable());
+            String reason = TestInternals.runningFlags(store).reason();
             assertNotNull(reason);
             assertTrue(reason.contains(FailingDiskStorageProvider.FORCE_FAILURE), reason);
             Map<String, Object> stat = store.statsSnapshot().toMap();
@@ -65,7 +66,7 @@ class FailuresThroughTheStoreTest {
         }
         FailingDiskStorageProvider.heal();
         try (DefaultMessageStore store = TestStores.started(dir, settings)) {
-            assertTrue(store.runningFlags().isWritable(), "a restart on a healed disk takes writes again");
+            assertTrue(TestInternals.runningFlags(store).isWritable(), "a restart on a healed disk takes writes again");
             assertEquals(PutMessageStatus.PUT_OK, store.putMessage(TestStores.message("Fail", 0, "after")).status());
             GetMessageResult read = store.getMessage("g", "Fail", 0, 0, 32, null);
             assertTrue(read.messages().size() >= 6, "the acknowledged puts survived the failure and the restart");
@@ -83,7 +84,7 @@ class FailuresThroughTheStoreTest {
             FailingDiskStorageProvider.FAIL_CONSUME_QUEUE_APPEND.set(true);
             store.putMessage(TestStores.message("Cq", 0, "not indexed"));
             TestStores.await("the logic-queue error flag",
-                    () -> (store.runningFlags().bits() & RunningFlags.WRITE_LOGICS_QUEUE_ERROR) != 0);
+                    () -> (TestInternals.runningFlags(store).bits() & RunningFlags.WRITE_LOGICS_QUEUE_ERROR) != 0);
             PutMessageResult refused = store.putMessage(TestStores.message("Cq", 0, "refused"));
             assertEquals(PutMessageStatus.SERVICE_NOT_AVAILABLE, refused.status());
             assertTrue(refused.reason().contains("consume-queue") && refused.reason().contains("ConsumeQueue Cq-0"),
@@ -94,7 +95,7 @@ class FailuresThroughTheStoreTest {
         }
         FailingDiskStorageProvider.heal();
         try (DefaultMessageStore store = TestStores.started(dir, "mappedFile", FailingDiskStorageProvider.NAME)) {
-            assertTrue(store.runningFlags().isWritable());
+            assertTrue(TestInternals.runningFlags(store).isWritable());
             TestStores.await("re-dispatched", () -> store.dispatchBehindBytes() == 0);
             assertEquals(2, store.getMaxOffsetInQueue("Cq", 0), "the restart re-dispatched the record the queue missed");
         }
@@ -110,12 +111,12 @@ class FailuresThroughTheStoreTest {
             Path index = dir.resolve("index");
             deleteTree(index);
             Files.writeString(index, "in the way");
-            for (int i = 1; i < 10 && store.runningFlags().isWritable(); i++) {
+            for (int i = 1; i < 10 && TestInternals.runningFlags(store).isWritable(); i++) {
                 store.putMessage(TestStores.message("Idx", 0, "m" + i).keys("k" + i));
                 TestStores.await("dispatched", () -> store.dispatchBehindBytes() == 0);
             }
-            assertTrue((store.runningFlags().bits() & RunningFlags.WRITE_INDEX_FILE_ERROR) != 0,
-                    "flags: " + store.runningFlags().names());
+            assertTrue((TestInternals.runningFlags(store).bits() & RunningFlags.WRITE_INDEX_FILE_ERROR) != 0,
+                    "flags: " + TestInternals.runningFlags(store).names());
             PutMessageResult refused = store.putMessage(TestStores.message("Idx", 0, "refused"));
             assertEquals(PutMessageStatus.SERVICE_NOT_AVAILABLE, refused.status());
             assertTrue(refused.reason().contains("dispatcher index failed"), refused.reason());
@@ -123,7 +124,7 @@ class FailuresThroughTheStoreTest {
             Files.delete(index);
         }
         try (DefaultMessageStore store = TestStores.started(dir, settings)) {
-            assertTrue(store.runningFlags().isWritable(), "a restart with the directory back takes writes again");
+            assertTrue(TestInternals.runningFlags(store).isWritable(), "a restart with the directory back takes writes again");
             assertTrue(store.putMessage(TestStores.message("Idx", 0, "after").keys("k-after")).isOk());
         }
     }

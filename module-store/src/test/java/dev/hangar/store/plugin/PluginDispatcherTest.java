@@ -52,7 +52,7 @@ class PluginDispatcherTest {
                     "the index after the broken plugin still gets every record");
             TestStores.await("the plugin saw every record", () -> TestInternals.plugins(store).maxLagBytes() == 0);
             assertEquals(20L, TestInternals.dispatchers(store).failures().get("test-throwing"));
-            assertTrue(store.runningFlags().isWritable(), "a plugin failure does not stop writes");
+            assertTrue(TestInternals.runningFlags(store).isWritable(), "a plugin failure does not stop writes");
         }
     }
 

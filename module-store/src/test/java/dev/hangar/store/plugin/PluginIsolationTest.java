@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hangar.spi.store.PutMessageStatus;
 import dev.hangar.store.DefaultMessageStore;
+import dev.hangar.store.TestInternals;
 import dev.hangar.store.TestStores;
 import java.nio.file.Path;
 import java.util.Map;
@@ -90,7 +91,7 @@ class PluginIsolationTest {
             TestStores.await("dispatched", () -> store.dispatchBehindBytes() == 0);
             assertEquals(20, store.getMaxOffsetInQueue("Err", 0));
             assertEquals(1, store.queryMessage("Err", "k19", 5, 0, Long.MAX_VALUE).messages().size());
-            assertTrue(store.runningFlags().isWritable());
+            assertTrue(TestInternals.runningFlags(store).isWritable());
             assertTrue(store.putMessage(TestStores.message("Err", 0, "after")).isOk());
         }
     }
@@ -151,7 +152,7 @@ class PluginIsolationTest {
             TestStores.await("the plugin re-read from its durable offset",
                     () -> IsolationTestPlugins.Resuming.RECEIVED.get() == 20);
             assertEquals(tenth, IsolationTestPlugins.Resuming.FIRST_OFFSET.get());
-            dispatchedBefore = store.stats().dispatched();
+            dispatchedBefore = TestInternals.stats(store).dispatched();
             assertEquals(0, dispatchedBefore, "a clean restart re-dispatched nothing to the built-ins");
             assertEquals(30, store.getMaxOffsetInQueue("Res", 0));
         }
