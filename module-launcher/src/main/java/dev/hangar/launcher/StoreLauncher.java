@@ -171,7 +171,7 @@ public final class StoreLauncher implements Callable<Integer> {
     public StoreConfig config() {
         if (config == null) {
             config = StoreGeometry.resolve(new ConfigLoader(environment).load(configFile, storeDefinitions(), storeDir,
-                    registry().declaredKeys()));
+                    registry()));
         }
         return config;
     }

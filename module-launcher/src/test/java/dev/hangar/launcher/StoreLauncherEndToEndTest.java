@@ -184,6 +184,18 @@ class StoreLauncherEndToEndTest {
     }
 
     @Test
+    void aStorageThatCannotServeSyncFlushIsRefusedBeforeTheStoreIsTouched() {
+        // the refusal now comes from the providers (StoreAssembly.checkCombinations), still when the config is read
+        LauncherRun run = onStore("-DmappedFile=transient-pool", "-DflushDiskType=SYNC_FLUSH", "put", "--topic", "T",
+                "--body", "x");
+        assertEquals(2, run.code(), run.toString());
+        String error = run.errorLines().get(0);
+        assertTrue(error.contains("mappedFile=transient-pool") && error.contains("SYNC_FLUSH")
+                && error.contains("(mmap") && error.contains("ASYNC_FLUSH"), run.toString());
+        assertFalse(Files.exists(store()), "refused before the store was opened");
+    }
+
+    @Test
     void readCommandsRefuseAStoreThatDoesNotExist() {
         LauncherRun get = onStore("get", "--topic", "T", "--queue", "0");
         assertEquals(1, get.code(), get.toString());

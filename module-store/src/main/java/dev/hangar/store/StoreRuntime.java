@@ -222,7 +222,7 @@ final class StoreRuntime implements AutoCloseable {
         };
         DispatcherContext dctx = new DispatcherContext(b.root, config, b.mappedStorage, b.checkpoint, lookup, lastExitOk);
         List<DispatcherChain.Entry> entries = new ArrayList<>();
-        assembly.dispatchers().forEach((name, p) -> entries.add(DispatcherChain.entry(name, p.create(dctx))));
+        assembly.dispatchers().forEach((name, p) -> entries.add(DispatcherChain.entry(name, p, p.create(dctx))));
         b.dispatchers = new DispatcherChain(entries, b.flags);
         b.dispatchers.load();
 

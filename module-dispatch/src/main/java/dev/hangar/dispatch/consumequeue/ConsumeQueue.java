@@ -15,7 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One ConsumeQueue ({@code consumequeue/<topic>/<queueId>/}): 20-byte units, see {@link ConsumeQueueFormat}.
+ * One ConsumeQueue ({@code consumequeue/<topic>/<queueId>/}): 20-byte units, see {@link ConsumeQueueFormat}. This
+ * class owns the queue's offsets, appending units and reading them; finding the end after a restart and cutting
+ * units past a commit-log offset are {@link ConsumeQueueRecovery}'s.
  *
  * <p>Thread-safety: {@link #put} is called from the one dispatch thread; {@link #recover}, {@link #truncate}
  * only while nothing dispatches (recovery). {@link #flush}, {@link #deleteExpired} and every read may run
@@ -25,8 +27,6 @@ import org.slf4j.LoggerFactory;
 final class ConsumeQueue {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumeQueue.class);
 
-    /** Recovery scans at most this many files from the end, as RocketMQ does. */
-    private static final int RECOVERY_FILES = 3;
     /** Blank units written per append while pre-filling (about one page). */
     private static final int BLANK_UNITS_PER_APPEND = 205;
 
@@ -34,6 +34,8 @@ final class ConsumeQueue {
     private final int queueId;
     private final MappedFileQueue files;
     private final int fileSize;
+    /** Finds the end of the units after a restart and cuts units past a commit-log offset. */
+    private final ConsumeQueueRecovery recovery;
     /** Encoding buffer of the dispatch thread. */
     private final byte[] unit = new byte[UNIT_SIZE];
 
@@ -51,6 +53,7 @@ final class ConsumeQueue {
             throw new IllegalArgumentException("ConsumeQueue file size " + fileSize + " is not a positive multiple of "
                     + UNIT_SIZE + " bytes");
         }
+        this.recovery = new ConsumeQueueRecovery(topic, queueId, files);
     }
 
     String topic() {
@@ -67,62 +70,16 @@ final class ConsumeQueue {
     }
 
     /**
-     * Finds the end of the written units (scanning from the third-last file, stopping at the first end unit),
-     * sets the flushed and committed positions there and trims everything after it.
+     * Finds the end of the written units and trims everything after it (see {@link ConsumeQueueRecovery#recover}).
      */
     void recover() {
-        List<MappedFile> all = files.mappedFiles();
-        if (all.isEmpty()) {
+        ConsumeQueueRecovery.RecoveredEnd end = recovery.recover();
+        if (end == null) {
             return;
         }
-        int index = Math.max(0, all.size() - RECOVERY_FILES);
-        long processOffset = all.get(index).fileFromOffset();
-        long lastEnd = -1;
-        for (; index < all.size(); index++) {
-            MappedFile file = all.get(index);
-            UnitScan scan = scanValidUnits(file, 0);
-            if (scan.lastPhysicEnd >= 0) {
-                lastEnd = scan.lastPhysicEnd;
-            }
-            processOffset = file.fileFromOffset() + scan.validBytes;
-            if (scan.validBytes < fileSize) {
-                break;
-            }
-        }
-        files.setFlushedWhere(processOffset);
-        files.setCommittedWhere(processOffset);
-        files.truncateDirtyFiles(processOffset);
-        maxPhysicOffset = lastEnd;
+        maxPhysicOffset = end.maxPhysicOffset();
         LOG.debug("recovered ConsumeQueue {}-{}: logical end {}, max physic offset {}", topic, queueId,
-                processOffset, lastEnd);
-    }
-
-    /** How far the valid units of a file reach, and where the last real one points. */
-    private record UnitScan(int validBytes, long lastPhysicEnd) {
-    }
-
-    private UnitScan scanValidUnits(MappedFile file, int from) {
-        int position = from;
-        long lastEnd = -1;
-        SelectedRegion region = file.selectMappedBuffer(from);
-        if (region == null) {
-            return new UnitScan(from, -1);
-        }
-        try (region) {
-            ByteBuffer buffer = region.buffer();
-            for (int p = 0; p + UNIT_SIZE <= region.size(); p += UNIT_SIZE) {
-                long offset = ConsumeQueueFormat.commitLogOffset(buffer, p);
-                int size = ConsumeQueueFormat.size(buffer, p);
-                if (ConsumeQueueFormat.isEnd(offset, size)) {
-                    break;
-                }
-                if (!ConsumeQueueFormat.isBlank(offset, size)) {
-                    lastEnd = offset + size;
-                }
-                position = from + p + UNIT_SIZE;
-            }
-        }
-        return new UnitScan(position, lastEnd);
+                end.logicalEnd(), end.maxPhysicOffset());
     }
 
     /**
@@ -137,7 +94,7 @@ final class ConsumeQueue {
             }
             try (region) {
                 int units = region.size() / UNIT_SIZE;
-                int first = firstUnitAtOrPast(region.buffer(), units, minCommitLogOffset);
+                int first = ConsumeQueueUnitSearch.firstUnitAtOrPast(region.buffer(), units, minCommitLogOffset);
                 if (first < units) {
                     minLogicOffset = file.fileFromOffset() + (long) first * UNIT_SIZE;
                     return;
@@ -145,37 +102,6 @@ final class ConsumeQueue {
             }
         }
         minLogicOffset = files.isEmpty() ? 0 : files.getMaxOffset();
-    }
-
-    /**
-     * Index of the first real unit among {@code units} whose commit-log offset is at least {@code phyOffset};
-     * {@code units} when none. Blank units sort first and real units ascend, so a binary search works.
-     */
-    private static int firstUnitAtOrPast(ByteBuffer buffer, int units, long phyOffset) {
-        return firstUnitReaching(buffer, units, phyOffset, false);
-    }
-
-    /** Index of the first real unit among {@code units} whose record does not end by {@code phyOffset}. */
-    private static int firstUnitEndingPast(ByteBuffer buffer, int units, long phyOffset) {
-        return firstUnitReaching(buffer, units, phyOffset, true);
-    }
-
-    /** Binary search for the first real unit whose start (or, with {@code byEnd}, end) lies past the offset. */
-    private static int firstUnitReaching(ByteBuffer buffer, int units, long phyOffset, boolean byEnd) {
-        int low = 0;
-        int high = units;
-        while (low < high) {
-            int mid = (low + high) >>> 1;
-            long offset = ConsumeQueueFormat.commitLogOffset(buffer, mid * UNIT_SIZE);
-            int size = ConsumeQueueFormat.size(buffer, mid * UNIT_SIZE);
-            boolean before = byEnd ? offset + size <= phyOffset : offset < phyOffset;
-            if (ConsumeQueueFormat.isBlank(offset, size) || before) {
-                low = mid + 1;
-            } else {
-                high = mid;
-            }
-        }
-        return low;
     }
 
     /**
@@ -291,92 +217,21 @@ final class ConsumeQueue {
     }
 
     /**
-     * Drops every unit whose record does not end by {@code phyOffset}: those starting at or past it (RocketMQ's
-     * truncateDirtyLogicFiles) and also a unit of a torn record that starts before it but reaches past it, which
-     * RocketMQ leaves behind. The dropped bytes are zeroed, so a later recovery cannot take them for units.
+     * Drops every unit whose record does not end by {@code phyOffset}, zeroing the dropped bytes (see
+     * {@link ConsumeQueueRecovery#truncate}), and lowers the min offset to the cut.
      */
     void truncate(long phyOffset) {
-        List<MappedFile> all = files.mappedFiles();
-        long cut = -1;
-        long lastKeptEnd = -1;
-        for (int i = all.size() - 1; i >= 0; i--) {
-            MappedFile file = all.get(i);
-            SelectedRegion region = file.selectMappedBuffer(0);
-            if (region == null) {
-                cut = file.fileFromOffset();
-                continue;
-            }
-            int units;
-            int keep;
-            try (region) {
-                units = region.size() / UNIT_SIZE;
-                keep = firstUnitEndingPast(region.buffer(), units, phyOffset);
-                if (keep > 0) {
-                    int last = (keep - 1) * UNIT_SIZE;
-                    long offset = ConsumeQueueFormat.commitLogOffset(region.buffer(), last);
-                    int size = ConsumeQueueFormat.size(region.buffer(), last);
-                    if (!ConsumeQueueFormat.isBlank(offset, size)) {
-                        lastKeptEnd = offset + size;
-                    }
-                }
-            }
-            if (keep < units) {
-                cut = file.fileFromOffset() + (long) keep * UNIT_SIZE;
-            }
-            if (keep > 0) {
-                break;
-            }
-        }
-        maxPhysicOffset = lastKeptEnd;
-        if (cut < 0 || cut >= files.getMaxWrotePosition()) {
+        ConsumeQueueRecovery.Truncation truncation = recovery.truncate(phyOffset);
+        maxPhysicOffset = truncation.maxPhysicOffset();
+        long cut = truncation.cut();
+        if (cut < 0) {
             return;
         }
-        cutAt(cut);
         if (minLogicOffset > cut) {
             minLogicOffset = cut;
         }
         LOG.info("ConsumeQueue {}-{} truncated at commit-log offset {}: now ends at queue offset {}", topic, queueId,
                 phyOffset, ConsumeQueueFormat.queueOffset(cut));
-    }
-
-    private void cutAt(long cut) {
-        MappedFile holder = files.findMappedFileByOffset(cut, false);
-        int holderEnd = holder == null ? 0 : holder.wrotePosition();
-        files.truncateDirtyFiles(cut);
-        if (files.getFlushedWhere() > cut) {
-            files.setFlushedWhere(cut);
-        }
-        if (files.getCommittedWhere() > cut) {
-            files.setCommittedWhere(cut);
-        }
-        if (holder != null) {
-            zeroTail(holder, (int) (cut - holder.fileFromOffset()), holderEnd);
-        }
-    }
-
-    /** Overwrites [from, to) of {@code file} with zeros, forces them, and leaves the file's positions at from. */
-    private void zeroTail(MappedFile file, int from, int to) {
-        if (to <= from) {
-            return;
-        }
-        file.wrotePosition(from);
-        byte[] zeros = new byte[Math.min(to - from, 64 * 1024)];
-        for (int p = from; p < to; ) {
-            int chunk = Math.min(zeros.length, to - p);
-            if (!file.appendBytes(zeros, 0, chunk)) {
-                break;
-            }
-            p += chunk;
-        }
-        try {
-            file.flush(0);
-        } catch (IOException e) {
-            LOG.warn("ConsumeQueue {}-{}: could not force the zeroed tail of {}: {}", topic, queueId, file.path(),
-                    e.toString());
-        }
-        file.wrotePosition(from);
-        file.committedPosition(from);
-        file.flushedPosition(from);
     }
 
     /** Deletes head files whose last unit points below {@code minCommitLogOffset}; corrects the min offset. */

@@ -29,6 +29,12 @@ public final class ConsumeQueueDispatcherProvider implements CommitLogDispatcher
         return "ConsumeQueues under consumequeue/<topic>/<queueId>/ (RocketMQ 4.x 20-byte units), with their read side";
     }
 
+    /** The store's {@link #NAME} reads (every read by queue offset) go through this dispatcher's files. */
+    @Override
+    public boolean storeReadsDependOnIt() {
+        return true;
+    }
+
     @Override
     public CommitLogDispatcher create(DispatcherContext context) {
         return new ConsumeQueueDispatcher(context);

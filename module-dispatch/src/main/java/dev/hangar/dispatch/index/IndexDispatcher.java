@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
  * as if those records had never been indexed and new records at the same offsets are indexed again. Query results
  * are hash matches only; the engine re-checks topic and key on the decoded message.
  *
+ * <p>This class decides what is indexed and answers the SPI; the files themselves (naming, rolling, truncating,
+ * expiring, looking up) are {@link IndexFileSet}'s.
+ *
  * <p>Thread-safety: {@link #dispatch} from the one reput thread; {@link #load} and {@link #truncate} while nothing
  * dispatches; {@link #flush} and {@link #deleteExpired} from service threads; queries from any thread. The file
  * list is copy-on-write, each file guards its own entries.
@@ -38,31 +41,28 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
     /** Separates the keys of the KEYS property (RocketMQ's MessageConst.KEY_SEPARATOR). */
     private static final char KEY_SEPARATOR = ' ';
 
-    private final Path dir;
     private final int slotCount;
     private final int entryCapacity;
     private final boolean enabled;
     private final boolean lastShutdownClean;
     private final boolean safeMode;
-    private final Checkpoint checkpoint;
-    private final CopyOnWriteArrayList<IndexFile> files = new CopyOnWriteArrayList<>();
-    /** Name of the newest file created or loaded, so a new name always sorts after it. */
-    private String lastFileName = "";
+    /** The files under {@code <storeRoot>/index/}. */
+    private final IndexFileSet fileSet;
 
     public IndexDispatcher(DispatcherContext context) {
-        this.dir = context.storeRoot().resolve("index");
         this.slotCount = context.config().get(StoreConfigKeys.MAX_HASH_SLOT_NUM);
         this.entryCapacity = context.config().get(StoreConfigKeys.MAX_INDEX_NUM);
         this.enabled = context.config().get(StoreConfigKeys.MESSAGE_INDEX_ENABLE);
         this.lastShutdownClean = context.lastShutdownClean();
         this.safeMode = context.config().get(StoreConfigKeys.MESSAGE_INDEX_SAFE);
-        this.checkpoint = context.checkpoint();
         long size = IndexFileFormat.fileSize(slotCount, entryCapacity);
         if (size > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("maxHashSlotNum=" + slotCount + " and maxIndexNum=" + entryCapacity
                     + " make an index file of " + size + " bytes; one mapped file holds at most " + Integer.MAX_VALUE
                     + " (RocketMQ's defaults 5000000 and 20000000 make 420000040)");
         }
+        this.fileSet = new IndexFileSet(context.storeRoot().resolve("index"), slotCount, entryCapacity,
+                context.checkpoint());
     }
 
     /**
@@ -78,38 +78,7 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
      */
     @Override
     public void load() {
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        long durableTime = checkpoint.indexMsgTimestamp();
-        for (Path path : listIndexFiles()) {
-            IndexFile file = IndexFile.open(path, slotCount, entryCapacity);
-            lastFileName = file.fileName();
-            if (!lastShutdownClean && safeMode && file.endTimestamp() > durableTime) {
-                LOG.warn("destroying index file {}: it ends at {}, after the checkpoint's index time {}, and the "
-                        + "last shutdown was not clean", path, file.endTimestamp(), durableTime);
-                file.destroy();
-                continue;
-            }
-            files.add(file);
-        }
-        LOG.info("loaded {} index files from {}", files.size(), dir);
-    }
-
-    private List<Path> listIndexFiles() {
-        try (Stream<Path> entries = Files.list(dir)) {
-            List<Path> result = new ArrayList<>();
-            for (Path path : entries.sorted().toList()) {
-                if (Files.isRegularFile(path) && IndexFileFormat.fileNameMillis(path.getFileName().toString()) >= 0) {
-                    result.add(path);
-                } else {
-                    LOG.warn("ignoring {}: not an index file", path);
-                }
-            }
-            return result;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + dir, e);
-        }
+        fileSet.load(!lastShutdownClean && safeMode);
     }
 
     @Override
@@ -123,7 +92,7 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
         if (!hasUniqKey && (userKeys == null || userKeys.isEmpty())) {
             return;
         }
-        IndexFile file = writableFile();
+        IndexFile file = fileSet.writableFile();
         if (alreadyIndexed(file, request.commitLogOffset())) {
             return;
         }
@@ -151,7 +120,7 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
     private IndexFile putKey(IndexFile file, int keyHash, DispatchRequest request) {
         IndexFile target = file;
         while (!target.putKeyHash(keyHash, request.commitLogOffset(), request.storeTimestamp())) {
-            target = roll(target);
+            target = fileSet.roll(target);
         }
         return target;
     }
@@ -169,80 +138,19 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
         return file.indexCount() > IndexFileFormat.FIRST_ENTRY_INDEX || end > 0;
     }
 
-    /** The newest file when it has room, else a new one. */
-    private IndexFile writableFile() {
-        IndexFile last = newest();
-        if (last == null) {
-            IndexFile first = IndexFile.create(dir.resolve(nextFileName()), slotCount, entryCapacity, 0, 0);
-            files.add(first);
-            return first;
-        }
-        return last.isFull() ? roll(last) : last;
-    }
-
-    /** Forces the full file, records its end time in the checkpoint, and starts the next one. */
-    private IndexFile roll(IndexFile full) {
-        IndexFile next = IndexFile.create(dir.resolve(nextFileName()), slotCount, entryCapacity, full.endPhyOffset(),
-                full.endTimestamp());
-        files.add(next);
-        full.flush();
-        checkpoint.indexMsgTimestamp(full.endTimestamp());
-        checkpoint.flush();
-        LOG.info("index file {} is full ({} keys); continuing in {}", full.fileName(), full.indexCount() - 1,
-                next.fileName());
-        return next;
-    }
-
-    /** A name after every existing one: the current time, or one millisecond past the newest name. */
-    private String nextFileName() {
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + dir, e);
-        }
-        long millis = System.currentTimeMillis();
-        long lastMillis = lastFileName.isEmpty() ? -1 : IndexFileFormat.fileNameMillis(lastFileName);
-        if (lastMillis >= millis) {
-            millis = lastMillis + 1;
-        }
-        String name = IndexFileFormat.fileName(millis);
-        while (name.compareTo(lastFileName) <= 0 || Files.exists(dir.resolve(name))) {
-            name = IndexFileFormat.fileName(++millis);
-        }
-        lastFileName = name;
-        return name;
-    }
-
-    private IndexFile newest() {
-        int size = files.size();
-        return size == 0 ? null : files.get(size - 1);
-    }
-
     /** End offset of the newest file: the start of the last indexed record (0 when none). */
     @Override
     public long durableOffset() {
         if (!enabled) {
             return Long.MAX_VALUE; // nothing to catch up on: a disabled index must not force a re-dispatch
         }
-        IndexFile last = newest();
+        IndexFile last = fileSet.newest();
         return last == null ? 0 : last.endPhyOffset();
     }
 
     @Override
     public void truncate(long commitLogOffset) {
-        for (IndexFile file : files) {
-            if (file.beginPhyOffset() >= commitLogOffset) {
-                files.remove(file);
-                file.destroy();
-                LOG.info("deleted index file {}: it begins at {}, at or past the truncation offset {}",
-                        file.fileName(), file.beginPhyOffset(), commitLogOffset);
-            } else if (file.endPhyOffset() >= commitLogOffset) {
-                int removed = file.truncateFrom(commitLogOffset);
-                file.flush();
-                LOG.info("removed {} entries at or past {} from index file {}", removed, commitLogOffset,
-                        file.fileName());
-            }
-        }
+        fileSet.truncate(commitLogOffset);
     }
 
     /**
@@ -252,24 +160,14 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
     @Override
     public void flush(int leastPages) {
         if (leastPages == 0) {
-            files.forEach(IndexFile::flush);
+            fileSet.flushAll();
         }
     }
 
     /** Deletes the oldest files whose end offset is below {@code minCommitLogOffset}; never the newest. */
     @Override
     public void deleteExpired(long minCommitLogOffset) {
-        List<IndexFile> snapshot = List.copyOf(files);
-        for (int i = 0; i < snapshot.size() - 1; i++) {
-            IndexFile file = snapshot.get(i);
-            if (file.endPhyOffset() >= minCommitLogOffset) {
-                break;
-            }
-            files.remove(file);
-            file.destroy();
-            LOG.info("deleted expired index file {} (ends at {}, commit log starts at {})", file.fileName(),
-                    file.endPhyOffset(), minCommitLogOffset);
-        }
+        fileSet.deleteExpired(minCommitLogOffset);
     }
 
     /** Forces every file and drops them (their mappings go with the garbage collector). */
@@ -280,7 +178,7 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
         } catch (RuntimeException e) {
             LOG.error("final index flush failed", e);
         }
-        files.clear();
+        fileSet.clear();
     }
 
     // --- KeyIndexView
@@ -291,34 +189,24 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
         if (maxNum <= 0 || key == null || topic == null) {
             return offsets;
         }
-        String indexKey = IndexFileFormat.indexKey(topic, key);
-        List<IndexFile> snapshot = List.copyOf(files);
-        for (int i = snapshot.size() - 1; i >= 0 && offsets.size() < maxNum; i--) {
-            IndexFile file = snapshot.get(i);
-            if (file.overlaps(begin, end)) {
-                file.select(offsets, indexKey, maxNum, begin, end);
-            }
-            if (file.beginTimestamp() < begin) {
-                break;
-            }
-        }
+        fileSet.select(offsets, topic, key, maxNum, begin, end);
         return offsets;
     }
 
     @Override
     public long lastUpdateTimestamp() {
-        IndexFile last = newest();
+        IndexFile last = fileSet.newest();
         return last == null ? 0 : last.endTimestamp();
     }
 
     @Override
     public long lastUpdatePhyOffset() {
-        IndexFile last = newest();
+        IndexFile last = fileSet.newest();
         return last == null ? 0 : last.endPhyOffset();
     }
 
     /** Files oldest first; for tests and diagnostics. */
     List<IndexFile> files() {
-        return List.copyOf(files);
+        return fileSet.snapshot();
     }
 }

@@ -31,6 +31,12 @@ public final class IndexDispatcherProvider implements CommitLogDispatcherProvide
         return "hash index of message keys under index/ (RocketMQ 4.x IndexFile layout), with query by key";
     }
 
+    /** The store's {@link #NAME} reads (queries by key) go through this dispatcher's files. */
+    @Override
+    public boolean storeReadsDependOnIt() {
+        return true;
+    }
+
     @Override
     public CommitLogDispatcher create(DispatcherContext context) {
         return new IndexDispatcher(context);

@@ -4,6 +4,8 @@ import dev.hangar.spi.config.ConfigException;
 import dev.hangar.spi.config.DeclaredKey;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.store.assembly.ProviderRegistry;
+import dev.hangar.store.assembly.StoreAssembly;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -57,11 +59,19 @@ public final class ConfigLoader {
     }
 
     /**
-     * As {@link #load(Path, Map, String)}, also accepting the keys providers declare for themselves
-     * ({@code tag-counter.topics}), validated like the store's own.
+     * As {@link #load(Path, Map, String)}, with the providers found: also accepting the keys they declare for
+     * themselves ({@code tag-counter.topics}), validated like the store's own, and refusing combinations the chosen
+     * providers cannot serve ({@link StoreAssembly#checkCombinations}), before any store file is touched.
      */
     public StoreConfig load(Path configFile, Map<String, String> definitions, String storeDir,
-                            List<DeclaredKey> providerKeys) {
+                            ProviderRegistry providers) {
+        StoreConfig config = load(configFile, definitions, storeDir, providers.declaredKeys());
+        StoreAssembly.checkCombinations(config, providers);
+        return config;
+    }
+
+    private StoreConfig load(Path configFile, Map<String, String> definitions, String storeDir,
+                             List<DeclaredKey> providerKeys) {
         StoreConfig.Builder builder = StoreConfig.builder();
         providerKeys.forEach(builder::declare);
         if (configFile != null) {

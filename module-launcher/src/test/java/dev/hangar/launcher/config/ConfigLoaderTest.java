@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hangar.spi.config.ConfigException;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.store.assembly.ProviderRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,7 +146,8 @@ class ConfigLoaderTest {
     @Test
     void anImpossibleCombinationIsRefused() {
         ConfigException e = assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of())
-                .load(null, flags("mappedFile", "transient-pool", "flushDiskType", "SYNC_FLUSH"), null));
+                .load(null, flags("mappedFile", "transient-pool", "flushDiskType", "SYNC_FLUSH"), null,
+                        ProviderRegistry.discover(null)));
         assertTrue(e.getMessage().contains("transient-pool") && e.getMessage().contains("SYNC_FLUSH"), e.getMessage());
     }
 }

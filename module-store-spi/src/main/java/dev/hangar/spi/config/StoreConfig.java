@@ -191,11 +191,8 @@ public final class StoreConfig {
                 throw new ConfigException("bad value for mappedFileSizeCommitLog: '" + size + "' (from "
                         + c.source(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG) + "); allowed: a multiple of 4096 up to 2 GiB");
             }
-            if ("transient-pool".equals(c.get(StoreConfigKeys.MAPPED_FILE)) && c.isSyncFlush()) {
-                throw new ConfigException("mappedFile=transient-pool cannot be combined with flushDiskType=SYNC_FLUSH: "
-                        + "the write buffer is committed asynchronously, so a sync flush would time out; "
-                        + "use mappedFile=mmap or flushDiskType=ASYNC_FLUSH");
-            }
+            // Combinations that depend on what a provider is (a mappedFile with SYNC_FLUSH) are checked where the
+            // providers are known: StoreAssembly.checkCombinations, called by the launcher's ConfigLoader.
             if (c.get(StoreConfigKeys.DISK_SPACE_CLEAN_FORCIBLY_RATIO) > c.get(StoreConfigKeys.DISK_SPACE_WARNING_LEVEL_RATIO)) {
                 throw new ConfigException("diskSpaceCleanForciblyRatio (" + c.get(StoreConfigKeys.DISK_SPACE_CLEAN_FORCIBLY_RATIO)
                         + ") must not exceed diskSpaceWarningLevelRatio (" + c.get(StoreConfigKeys.DISK_SPACE_WARNING_LEVEL_RATIO) + ")");

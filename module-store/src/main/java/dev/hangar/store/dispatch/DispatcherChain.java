@@ -1,6 +1,7 @@
 package dev.hangar.store.dispatch;
 
 import dev.hangar.spi.dispatch.CommitLogDispatcher;
+import dev.hangar.spi.dispatch.CommitLogDispatcherProvider;
 import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.spi.dispatch.KeyIndexView;
 import dev.hangar.store.service.RunningFlags;
@@ -16,7 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The configured dispatchers in order. Built-in dispatchers (Hangar's own dispatch module) are called here, on the
+ * The configured dispatchers in order. Built-in dispatchers (those whose provider says the store's reads depend on
+ * them, {@link CommitLogDispatcherProvider#storeReadsDependOnIt()}) are called here, on the
  * reput thread; a failure of one sets the matching running flag (the store stops taking writes, as RocketMQ does).
  * Third-party dispatchers ("plugins") are only listed here: each runs on a thread and cursor of its own
  * ({@code dev.hangar.store.reput.PluginDispatch}). A plugin's failure is counted and never stops the others; an
@@ -27,7 +29,10 @@ public final class DispatcherChain implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DispatcherChain.class);
     private static final long LOG_EVERY_NTH_FAILURE = 1000;
 
-    /** One dispatcher with its name and failure counter. */
+    /**
+     * One dispatcher with its name and failure counter; {@code builtIn}: the store's reads depend on it (its provider
+     * says so), so it runs on the reput thread and its failure stops the writes.
+     */
     public record Entry(String name, CommitLogDispatcher dispatcher, boolean builtIn, LongAdder failures) {
     }
 
@@ -44,10 +49,12 @@ public final class DispatcherChain implements AutoCloseable {
         this.flags = flags;
     }
 
-    /** A built-in dispatcher comes from Hangar's own dispatch module. */
-    public static Entry entry(String name, CommitLogDispatcher d) {
-        boolean builtIn = d.getClass().getName().startsWith("dev.hangar.dispatch.");
-        return new Entry(name, d, builtIn, new LongAdder());
+    /**
+     * The entry of a dispatcher {@code provider} created: built-in when the provider says the store's reads depend
+     * on it ({@link CommitLogDispatcherProvider#storeReadsDependOnIt()}), whichever module it comes from.
+     */
+    public static Entry entry(String name, CommitLogDispatcherProvider provider, CommitLogDispatcher d) {
+        return new Entry(name, d, provider.storeReadsDependOnIt(), new LongAdder());
     }
 
     public List<Entry> entries() {
