@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Creates CommitLog files ahead of need on its own daemon thread, so rolling to a new file under the put lock
- * finds it mapped (and, with {@code warmMapedFileEnable}, touched and mlocked) already. Each roll asks for the
+ * finds it mapped (and, when built with {@code warmUp}, touched and mlocked: the storage providers no longer ask
+ * for that, {@code warmMapedFileEnable} runs the {@code CommitLogPretoucher} instead) already. Each roll asks for the
  * next file and queues the one after it; the requester waits up to {@code waitMillis} (5 s by default) and then
  * creates the file itself, unless the service is already creating it (then it asks the service to hurry and
  * waits once more, so a file is never mapped twice).

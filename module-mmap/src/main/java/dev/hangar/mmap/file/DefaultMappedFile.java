@@ -271,6 +271,14 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         }
     }
 
+    /**
+     * The whole mapping, or null while an {@link OnDemandMappedFile} is parked. For {@link CommitLogPretoucher},
+     * which touches pages ahead of the writer under a {@link #hold()}.
+     */
+    final MappedByteBuffer mappingForPretouch() {
+        return mapped;
+    }
+
     /** The buffer appends go into; the writer's reused view. */
     protected ByteBuffer writerTarget() {
         return mappedWriterView;

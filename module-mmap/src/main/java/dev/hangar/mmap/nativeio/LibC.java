@@ -14,6 +14,11 @@ public interface LibC extends Library {
     int MADV_WILLNEED = 3;
     /** {@code madvise} advice: the pages are not needed any more. */
     int MADV_DONTNEED = 4;
+    /**
+     * {@code madvise} advice (Linux 5.14+): fault the pages in writable now, as a write would, without writing
+     * anything into them. Older kernels answer EINVAL.
+     */
+    int MADV_POPULATE_WRITE = 23;
 
     int mlock(Pointer address, NativeLong length);
 

@@ -1,0 +1,63 @@
+package dev.hangar.mmap.provider;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hangar.mmap.nativeio.NativeMemory;
+import dev.hangar.spi.config.StoreConfig;
+import dev.hangar.spi.config.StoreConfigKeys;
+import dev.hangar.spi.mapped.MappedFile;
+import dev.hangar.spi.mapped.MappedFileQueue;
+import dev.hangar.spi.mapped.QueueRole;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code warmMapedFileEnable} selects the CommitLog pretoucher of the mmap variant, and nothing else. */
+class PretoucherSelectionTest {
+    private static final int FILE_SIZE = 1 << 20;
+
+    @TempDir
+    Path dir;
+
+    private static StoreConfig config(boolean warm) {
+        return StoreConfig.builder()
+                .set(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG, FILE_SIZE)
+                .set(StoreConfigKeys.TRANSIENT_STORE_POOL_SIZE, 2)
+                .set(StoreConfigKeys.WARM_MAPPED_FILE_ENABLE, warm)
+                .set(StoreConfigKeys.PRETOUCH_AHEAD_BYTES, 64 * 4096)
+                .build();
+    }
+
+    @Test
+    void warmMapedFileEnableRunsThePretoucherAheadOfTheCommitLogWriter() throws Exception {
+        DefaultMappedStorage storage = new DefaultMappedStorage(config(true), false, NativeMemory.system());
+        storage.start();
+        try {
+            assertNotNull(storage.pretoucher(), "warmMapedFileEnable selects the pretoucher");
+            assertTrue(storage.pretoucher().isRunning());
+            MappedFileQueue commitLog = storage.openQueue(dir.resolve("commitlog"), FILE_SIZE, QueueRole.COMMIT_LOG);
+            MappedFile file = commitLog.getLastMappedFile(0, true);
+            assertTrue(file.appendBytes(new byte[100], 0, 100));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (storage.pretoucher().touchedUpTo(file) < 64 * 4096) {
+                assertTrue(System.nanoTime() < deadline, "the pretoucher never got 64 pages ahead");
+                Thread.sleep(5);
+            }
+            commitLog.shutdown(0);
+        } finally {
+            storage.shutdown();
+        }
+        assertFalse(storage.pretoucher().isRunning(), "stopped with the storage");
+    }
+
+    @Test
+    void withoutTheKeyOrWithTheWriteBufferPoolThereIsNoPretoucher() {
+        assertNull(new DefaultMappedStorage(config(false), false, NativeMemory.system()).pretoucher());
+        assertNull(new DefaultMappedStorage(config(true), true, NativeMemory.system()).pretoucher(),
+                "transient-pool appends go into pooled buffers touched when the pool is built");
+    }
+}
