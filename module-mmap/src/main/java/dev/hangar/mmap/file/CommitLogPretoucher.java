@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Takes the first-touch page faults of the CommitLog off the writer: a daemon thread keeps the pages from the
  * writer's next page up to {@code aheadBytes} past the write position of each watched queue's newest file
- * faulted in writable, so that a put writes into pages whose page-table entries already exist (on this kind of
- * VM a first store into a page of a shared file mapping costs from tens of microseconds to milliseconds, and it
- * used to be paid under the put lock). Files of the {@code transient-pool} variant
+ * faulted in writable, so that a put writes into pages whose page-table entries already exist. The first store
+ * into a page of a shared file mapping allocates and zeroes a page-cache page and calls {@code page_mkwrite},
+ * which can take milliseconds on a loaded VM (docs/PERFORMANCE.md); it used to be paid under the put lock. Files of the {@code transient-pool} variant
  * ({@link PooledMappedFile}) are skipped: their appends go into a pooled buffer touched when the pool was built.
  *
  * <h2>Why it never races the writer</h2>
@@ -227,7 +227,7 @@ public final class CommitLogPretoucher {
                 + TimeUnit.NANOSECONDS.toMicros(idleParkNanos) + " us idle]";
     }
 
-    /** A watched queue and how far its newest file is touched; fields used by the pretouch thread only. */
+    /** A watched queue and how far its newest file is touched: written by the pretouch thread, read by any. */
     private static final class Watched {
         final MappedFileQueue queue;
         volatile MappedFile file;
