@@ -185,7 +185,7 @@ class StoreLauncherEndToEndTest {
 
     @Test
     void aStorageThatCannotServeSyncFlushIsRefusedBeforeTheStoreIsTouched() {
-        // the refusal now comes from the providers (StoreAssembly.checkCombinations), still when the config is read
+        // the refusal now comes from the providers (ProviderCombinations.check), still when the config is read
         LauncherRun run = onStore("-DmappedFile=transient-pool", "-DflushDiskType=SYNC_FLUSH", "put", "--topic", "T",
                 "--body", "x");
         assertEquals(2, run.code(), run.toString());

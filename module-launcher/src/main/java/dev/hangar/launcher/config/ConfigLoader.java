@@ -5,7 +5,7 @@ import dev.hangar.spi.config.DeclaredKey;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.store.assembly.ProviderRegistry;
-import dev.hangar.store.assembly.StoreAssembly;
+import dev.hangar.store.assembly.ProviderCombinations;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -61,12 +61,12 @@ public final class ConfigLoader {
     /**
      * As {@link #load(Path, Map, String)}, with the providers found: also accepting the keys they declare for
      * themselves ({@code tag-counter.topics}), validated like the store's own, and refusing combinations the chosen
-     * providers cannot serve ({@link StoreAssembly#checkCombinations}), before any store file is touched.
+     * providers cannot serve ({@link ProviderCombinations#check}), before any store file is touched.
      */
     public StoreConfig load(Path configFile, Map<String, String> definitions, String storeDir,
                             ProviderRegistry providers) {
         StoreConfig config = load(configFile, definitions, storeDir, providers.declaredKeys());
-        StoreAssembly.checkCombinations(config, providers);
+        ProviderCombinations.check(config, providers);
         return config;
     }
 

@@ -192,7 +192,7 @@ public final class StoreConfig {
                         + c.source(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG) + "); allowed: a multiple of 4096 up to 2 GiB");
             }
             // Combinations that depend on what a provider is (a mappedFile with SYNC_FLUSH) are checked where the
-            // providers are known: StoreAssembly.checkCombinations, called by the launcher's ConfigLoader.
+            // providers are known: ProviderCombinations.check, called by the launcher's ConfigLoader.
             if (c.get(StoreConfigKeys.DISK_SPACE_CLEAN_FORCIBLY_RATIO) > c.get(StoreConfigKeys.DISK_SPACE_WARNING_LEVEL_RATIO)) {
                 throw new ConfigException("diskSpaceCleanForciblyRatio (" + c.get(StoreConfigKeys.DISK_SPACE_CLEAN_FORCIBLY_RATIO)
                         + ") must not exceed diskSpaceWarningLevelRatio (" + c.get(StoreConfigKeys.DISK_SPACE_WARNING_LEVEL_RATIO) + ")");

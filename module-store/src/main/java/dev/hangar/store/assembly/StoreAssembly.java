@@ -106,43 +106,13 @@ public final class StoreAssembly {
     }
 
     /**
-     * Refuses, touching no file, the combinations of configured providers that cannot work, as soon as the
-     * configuration is read ({@code ConfigLoader} in the launcher): a {@code mappedFile} whose provider needs a
-     * commit service with SYNC_FLUSH. The providers say what they need; a name no provider has is left to
-     * {@link #select}, which names the ones found.
-     */
-    public static void checkCombinations(StoreConfig config, ProviderRegistry registry) {
-        String name = config.get(StoreConfigKeys.MAPPED_FILE);
-        registry.providers(MappedStorageProvider.class).stream().filter(p -> p.name().equals(name)).findFirst()
-                .ifPresent(mapped -> refuseSyncFlushWithCommitService(config, mapped, registry));
-    }
-
-    /**
-     * A mapped-file variant that needs a commit service (its write buffer is committed asynchronously) cannot
-     * serve SYNC_FLUSH: the error names both values and the variants that write in place.
-     */
-    private static void refuseSyncFlushWithCommitService(StoreConfig config, MappedStorageProvider mapped,
-                                                         ProviderRegistry registry) {
-        if (!mapped.needsCommitService() || !config.isSyncFlush()) {
-            return;
-        }
-        String inPlace = registry.providers(MappedStorageProvider.class).stream()
-                .filter(p -> !p.needsCommitService()).map(MappedStorageProvider::name)
-                .collect(Collectors.joining(", "));
-        throw new ConfigException(StoreConfigKeys.MAPPED_FILE.name() + "=" + mapped.name() + " cannot be combined "
-                + "with flushDiskType=SYNC_FLUSH: its write buffer is committed asynchronously, so a sync flush "
-                + "would time out; use a mappedFile that writes in place (" + (inPlace.isEmpty() ? "none found"
-                : inPlace) + ") or flushDiskType=ASYNC_FLUSH");
-    }
-
-    /**
      * flushService when set; else the one provider that says it is the default for flushDiskType and for whether the
      * mapped-file variant needs a commit service. A variant that needs one cannot serve SYNC_FLUSH.
      */
     static FlushCommitLogServiceProvider selectFlush(StoreConfig config, MappedStorageProvider mapped,
                                                      ProviderRegistry registry) {
         boolean commits = mapped.needsCommitService();
-        refuseSyncFlushWithCommitService(config, mapped, registry);
+        ProviderCombinations.refuseSyncFlushWithCommitService(config, mapped, registry);
         String explicit = config.get(StoreConfigKeys.FLUSH_SERVICE);
         if (!explicit.isEmpty()) {
             return registry.select(FlushCommitLogServiceProvider.class, explicit, StoreConfigKeys.FLUSH_SERVICE.name());

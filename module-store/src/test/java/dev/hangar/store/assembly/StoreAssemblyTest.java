@@ -89,16 +89,16 @@ class StoreAssemblyTest {
     /** Built here, with the providers, since StoreConfig no longer names "transient-pool" (was StoreConfigTest). */
     @Test
     void aStorageNeedingACommitServiceWithSyncFlushIsRefusedBeforeOpening() {
-        assertThrows(ConfigException.class, () -> StoreAssembly.checkCombinations(StoreConfig.builder()
+        assertThrows(ConfigException.class, () -> ProviderCombinations.check(StoreConfig.builder()
                 .set("mappedFile", "transient-pool", "-D").set("flushDiskType", "SYNC_FLUSH", "-D").build(), REGISTRY));
         // the controls: each half alone is allowed
-        StoreAssembly.checkCombinations(config("mappedFile", "transient-pool", "flushDiskType", "ASYNC_FLUSH"), REGISTRY);
-        StoreAssembly.checkCombinations(config("mappedFile", "mmap", "flushDiskType", "SYNC_FLUSH"), REGISTRY);
+        ProviderCombinations.check(config("mappedFile", "transient-pool", "flushDiskType", "ASYNC_FLUSH"), REGISTRY);
+        ProviderCombinations.check(config("mappedFile", "mmap", "flushDiskType", "SYNC_FLUSH"), REGISTRY);
     }
 
     @Test
     void theRefusalNamesTheKeyTheValueAndTheStoragesThatWriteInPlace() {
-        ConfigException e = assertThrows(ConfigException.class, () -> StoreAssembly.checkCombinations(
+        ConfigException e = assertThrows(ConfigException.class, () -> ProviderCombinations.check(
                 config("mappedFile", "transient-pool", "flushDiskType", "SYNC_FLUSH"), REGISTRY));
         assertTrue(e.getMessage().contains("mappedFile=transient-pool") && e.getMessage().contains("SYNC_FLUSH")
                 && e.getMessage().contains("(mmap") && e.getMessage().contains("ASYNC_FLUSH"), e.getMessage());
