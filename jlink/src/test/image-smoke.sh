@@ -33,7 +33,7 @@ import json, sys
 lines = sys.stdin.read().splitlines()
 sys.exit(0 if len(lines) == 1 and json.loads(lines[0])[\"status\"] == \"PUT_OK\" else 1)'"
 check "the store writes its log under <store>/logs/" "[ -s '$tmp/v/logs/hangar.log' ]"
-check "the native library (JNA mlock) works in the image" "'$launcher' --verbose --store '$tmp/w' -DwarmMapedFileEnable=true -DmappedFileSizeCommitLog=1048576 put --topic W --body w 2>&1 | grep -q 'locked in memory: true'"
+check "the native library (JNA mlock) works in the image" "'$launcher' --verbose --store '$tmp/w' -DmappedFile=transient-pool -DtransientStorePoolSize=2 -DmappedFileSizeCommitLog=1048576 put --topic W --body w 2>&1 | grep -q '(2 locked in memory)'"
 
 # JVM options: conf/jvm.options, then JAVA_OPTS, then HANGAR_JAVA_OPTS (the last given wins). A copy of the
 # launcher script beside a link to the image's java reads a jvm.options of the test's own.

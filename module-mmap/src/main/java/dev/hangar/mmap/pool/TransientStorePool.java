@@ -59,6 +59,7 @@ public final class TransientStorePool {
             throw new IllegalStateException("the write-buffer pool was destroyed");
         }
         List<ByteBuffer> all = new ArrayList<>(poolSize);
+        int locked = 0;
         for (int i = 0; i < poolSize; i++) {
             ByteBuffer buffer;
             try {
@@ -71,12 +72,14 @@ public final class TransientStorePool {
                         + poolSize + ") x mappedFileSizeCommitLog (" + fileSize + " bytes) exceeds the JVM's direct "
                         + "memory (raise -XX:MaxDirectMemorySize, or lower either key): " + e.getMessage(), e);
             }
-            nativeMemory.mlock(buffer, fileSize);
+            if (nativeMemory.mlock(buffer, fileSize)) {
+                locked++;
+            }
             all.add(buffer);
             available.offer(buffer);
         }
         initialized = true;
-        LOG.info("write-buffer pool ready: {} buffers of {} bytes", poolSize, fileSize);
+        LOG.info("write-buffer pool ready: {} buffers of {} bytes ({} locked in memory)", poolSize, fileSize, locked);
     }
 
     /** A free buffer (position 0, limit = capacity), or null when none is left. */
