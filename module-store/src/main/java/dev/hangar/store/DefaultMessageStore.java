@@ -297,7 +297,10 @@ public final class DefaultMessageStore implements MessageStore {
         StoreRuntime rt = runtime;
         PutMessageResult refused = checkStore(rt);
         if (refused == null) {
-            refused = checkBatch(batch);
+            String problem = MessageValidator.checkBatch(batch);
+            if (problem != null) {
+                refused = PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, problem);
+            }
         }
         if (refused != null) {
             return done(refused, begin, 0);
@@ -309,30 +312,6 @@ public final class DefaultMessageStore implements MessageStore {
             return done(PutMessageResult.refused(encoded, encoder.failureReason()), begin, 0);
         }
         return append(rt, encoder, first.topic(), first.queueId(), first.sysFlag(), first.waitStoreMsgOk(), begin);
-    }
-
-    private static PutMessageResult checkBatch(List<Message> batch) {
-        if (batch == null || batch.isEmpty()) {
-            return PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "a batch needs at least one message");
-        }
-        Message first = batch.get(0);
-        for (Message m : batch) {
-            String problem = MessageValidator.check(m);
-            if (problem != null) {
-                return PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, problem);
-            }
-            if (!m.topic().equals(first.topic()) || m.queueId() != first.queueId()) {
-                return PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL,
-                        "every message of a batch must have the topic and queue of the first");
-            }
-            if (m.delayLevel() > 0) {
-                return PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "a batch cannot carry delayed messages");
-            }
-            if (MessageSysFlag.transactionType(m.sysFlag()) != MessageSysFlag.TRANSACTION_NOT_TYPE) {
-                return PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "a batch cannot carry transaction messages");
-            }
-        }
-        return null;
     }
 
     private CompletableFuture<PutMessageResult> append(StoreRuntime rt, MessageEncoder encoder, String topic,

@@ -1,7 +1,9 @@
 package dev.hangar.store.put;
 
 import dev.hangar.spi.message.Message;
+import dev.hangar.spi.message.MessageSysFlag;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * Checks a message before anything is encoded. A topic becomes a directory name, so only
@@ -58,5 +60,34 @@ public final class MessageValidator {
             sb.append(c < 0x20 || c == 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
         }
         return s.length() > 64 ? sb + "..." : sb.toString();
+    }
+
+    /**
+     * RocketMQ's batch rules on top of {@link #check}: at least one message, all of the first one's topic and
+     * queue, none delayed and none a transaction message.
+     *
+     * @return null when the batch may be stored, else what is wrong
+     */
+    public static String checkBatch(List<Message> batch) {
+        if (batch == null || batch.isEmpty()) {
+            return "a batch needs at least one message";
+        }
+        Message first = batch.get(0);
+        for (Message m : batch) {
+            String problem = check(m);
+            if (problem != null) {
+                return problem;
+            }
+            if (!m.topic().equals(first.topic()) || m.queueId() != first.queueId()) {
+                return "every message of a batch must have the topic and queue of the first";
+            }
+            if (m.delayLevel() > 0) {
+                return "a batch cannot carry delayed messages";
+            }
+            if (MessageSysFlag.transactionType(m.sysFlag()) != MessageSysFlag.TRANSACTION_NOT_TYPE) {
+                return "a batch cannot carry transaction messages";
+            }
+        }
+        return null;
     }
 }
