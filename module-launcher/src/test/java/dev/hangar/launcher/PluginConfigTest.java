@@ -67,6 +67,16 @@ class PluginConfigTest {
     }
 
     @Test
+    void aPluginsKeyIsSetFromTheEnvironmentInUpperSnakeCase() throws IOException {
+        Path plugins = pluginsWith("keyed.jar", KeyedTestDispatcherProvider.class.getName());
+        LauncherRun config = LauncherRun.of(Map.of("HANGAR_KEYED_TEST_LIMIT", "7"), "", "--plugins",
+                plugins.toString(), "--store", dir.resolve("store").toString(), "config");
+        assertEquals(0, config.code(), config.toString());
+        assertTrue(config.out().lines().anyMatch(l -> l.startsWith("keyed-test.limit") && l.contains("= 7")
+                && l.contains("env HANGAR_KEYED_TEST_LIMIT")), config.toString());
+    }
+
+    @Test
     void aMisspeltOrBadPluginKeyStopsTheLauncherWithADidYouMean() throws IOException {
         Path plugins = pluginsWith("keyed.jar", KeyedTestDispatcherProvider.class.getName());
         LauncherRun misspelt = run(plugins, "-Dkeyed-test.limt=3", "config");

@@ -30,7 +30,9 @@ import java.util.TreeMap;
  * </ol>
  * An environment name maps to a key by its upper-snake spelling ({@code HANGAR_FLUSH_DISK_TYPE} is
  * {@code flushDiskType}, {@code HANGAR_CHECK_CRC_ON_RECOVER} is {@code checkCRCOnRecover}); the exact key name
- * ({@code HANGAR_flushDiskType}) works too. Validation, did-you-mean, aliases and ignored RocketMQ keys are
+ * ({@code HANGAR_flushDiskType}) works too. A plugin's own keys match the same way, ignoring their dashes and dots
+ * ({@code HANGAR_TAG_COUNTER_TOPICS} is {@code tag-counter.topics}), since a shell cannot export a name with
+ * either. Validation, did-you-mean, aliases and ignored RocketMQ keys are
  * {@link StoreConfig.Builder}'s job, so every layer gets the same errors.
  *
  * <p>The environment is handed in, so tests need not touch the real one. Immutable and thread-safe.
@@ -77,9 +79,10 @@ public final class ConfigLoader {
         if (configFile != null) {
             builder.setAll(readProperties(configFile), "file:" + configFile);
         }
+        List<String> pluginKeyNames = providerKeys.stream().map(k -> k.key().name()).toList();
         new TreeMap<>(environment).forEach((name, value) -> {
             if (name.startsWith(ENV_PREFIX)) {
-                builder.set(keyForEnvironmentName(name), value, "env " + name);
+                builder.set(keyForEnvironmentName(name, pluginKeyNames), value, "env " + name);
             }
         });
         definitions.forEach((name, value) -> builder.set(name.trim(), value, "-D"));
@@ -95,8 +98,17 @@ public final class ConfigLoader {
      * refuses with a did-you-mean).
      */
     public static String keyForEnvironmentName(String envName) {
+        return keyForEnvironmentName(envName, List.of());
+    }
+
+    /**
+     * As {@link #keyForEnvironmentName(String)}, also matching the given plugin key names ignoring case, dashes,
+     * dots and underscores.
+     */
+    public static String keyForEnvironmentName(String envName, List<String> pluginKeyNames) {
         String rest = envName.startsWith(ENV_PREFIX) ? envName.substring(ENV_PREFIX.length()) : envName;
         Map<String, String> known = knownNamesByNormalForm();
+        pluginKeyNames.forEach(n -> known.put(normalize(n), n));
         if (known.containsValue(rest)) {
             return rest;
         }
@@ -113,7 +125,14 @@ public final class ConfigLoader {
     }
 
     private static String normalize(String name) {
-        return name.replace("_", "").toUpperCase(Locale.ROOT);
+        StringBuilder letters = new StringBuilder(name.length());
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c != '_' && c != '-' && c != '.') {
+                letters.append(Character.toUpperCase(c));
+            }
+        }
+        return letters.toString();
     }
 
     /** {@code FLUSH_DISK_TYPE} to {@code flushDiskType}. */

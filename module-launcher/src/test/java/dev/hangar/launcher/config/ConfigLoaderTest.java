@@ -89,6 +89,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aPluginKeyIsReachedFromTheEnvironmentIgnoringItsDashesAndDots() {
+        java.util.List<String> pluginKeys = java.util.List.of("tag-counter.topics", "keyed-test.limit");
+        assertEquals("tag-counter.topics",
+                ConfigLoader.keyForEnvironmentName("HANGAR_TAG_COUNTER_TOPICS", pluginKeys));
+        assertEquals("keyed-test.limit", ConfigLoader.keyForEnvironmentName("HANGAR_KEYED_TEST_LIMIT", pluginKeys));
+        assertEquals("flushDiskType", ConfigLoader.keyForEnvironmentName("HANGAR_FLUSH_DISK_TYPE", pluginKeys));
+        assertEquals("tagCounterTopics", ConfigLoader.keyForEnvironmentName("HANGAR_TAG_COUNTER_TOPICS"),
+                "without the plugin its key is unknown, and the builder then refuses it");
+    }
+
+    @Test
     void anUnknownKeyFailsWithADidYouMeanAndItsSource() {
         ConfigException e = assertThrows(ConfigException.class, () ->
                 new ConfigLoader(Map.of()).load(null, flags("flushDiskTpe", "SYNC_FLUSH"), null));

@@ -27,32 +27,20 @@ public final class StoreLockFile implements AutoCloseable {
     /** Takes the lock or throws {@link IllegalStateException} saying the directory is in use. */
     public static StoreLockFile acquire(Path storeRoot) {
         Path file = storeRoot.resolve("lock");
-        FileChannel ch = null;
         try {
             Files.createDirectories(storeRoot);
-            ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            FileLock l;
-            try {
-                l = ch.tryLock(0, 1, false);
-            } catch (OverlappingFileLockException e) {
-                l = null;
-            }
-            if (l == null) {
-                ch.close();
-                throw new IllegalStateException("the store directory " + storeRoot.toAbsolutePath()
-                        + " is in use by another process (lock file " + file + " is held); stop it first");
-            }
-            ch.write(ByteBuffer.wrap("lock".getBytes(StandardCharsets.US_ASCII)), 0);
-            ch.force(true);
-            return new StoreLockFile(ch, l);
         } catch (IOException e) {
-            try {
-                if (ch != null) {
-                    ch.close();
-                }
-            } catch (IOException ignored) {
-                // reporting the first failure
-            }
+            throw new UncheckedIOException("cannot lock the store directory " + storeRoot, e);
+        }
+        StoreLockFile held = lock(file, false, "the store directory " + storeRoot.toAbsolutePath()
+                + " is in use by another process (lock file " + file + " is held); stop it first",
+                "cannot lock the store directory " + storeRoot);
+        try {
+            held.channel.write(ByteBuffer.wrap("lock".getBytes(StandardCharsets.US_ASCII)), 0);
+            held.channel.force(true);
+            return held;
+        } catch (IOException e) {
+            held.closeQuietly();
             throw new UncheckedIOException("cannot lock the store directory " + storeRoot, e);
         }
     }
@@ -69,31 +57,51 @@ public final class StoreLockFile implements AutoCloseable {
         if (!Files.exists(file)) {
             return null;
         }
+        return lock(file, true, "the store directory " + storeRoot.toAbsolutePath()
+                + " is open in another process (lock file " + file + " is held); read it through that process "
+                + "(e.g. the HTTP API of serve) or stop it first",
+                "cannot lock the store directory " + storeRoot + " for reading");
+    }
+
+    /**
+     * Opens {@code file} and takes the OS lock on its first byte. A lock held elsewhere (another process, or another
+     * channel of this JVM, which Java reports as an overlap) is an {@link IllegalStateException} saying {@code inUse}.
+     */
+    private static StoreLockFile lock(Path file, boolean shared, String inUse, String ioFailure) {
         FileChannel ch = null;
         try {
-            ch = FileChannel.open(file, StandardOpenOption.READ);
+            ch = shared
+                    ? FileChannel.open(file, StandardOpenOption.READ)
+                    : FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                            StandardOpenOption.WRITE);
             FileLock l;
             try {
-                l = ch.tryLock(0, 1, true);
+                l = ch.tryLock(0, 1, shared);
             } catch (OverlappingFileLockException e) {
                 l = null;
             }
             if (l == null) {
                 ch.close();
-                throw new IllegalStateException("the store directory " + storeRoot.toAbsolutePath()
-                        + " is open in another process (lock file " + file + " is held); read it through that process "
-                        + "(e.g. the HTTP API of serve) or stop it first");
+                throw new IllegalStateException(inUse);
             }
             return new StoreLockFile(ch, l);
         } catch (IOException e) {
-            try {
-                if (ch != null) {
+            if (ch != null) {
+                try {
                     ch.close();
+                } catch (IOException ignored) {
+                    // reporting the first failure
                 }
-            } catch (IOException ignored) {
-                // reporting the first failure
             }
-            throw new UncheckedIOException("cannot lock the store directory " + storeRoot + " for reading", e);
+            throw new UncheckedIOException(ioFailure, e);
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            close();
+        } catch (UncheckedIOException ignored) {
+            // the caller reports the first failure
         }
     }
 
