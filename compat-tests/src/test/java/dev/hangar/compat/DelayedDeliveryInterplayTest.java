@@ -37,8 +37,6 @@ class DelayedDeliveryInterplayTest {
     private static final String TOPIC = "DTopic";
     private static final int QUEUE = 1;
     private static final int DELAYED = 3;
-    /** Longer than the schedule services' first pass (RocketMQ starts its timers 1 s after start). */
-    private static final long QUIET_MILLIS = 2500;
 
     @TempDir
     Path dir;
@@ -61,10 +59,11 @@ class DelayedDeliveryInterplayTest {
             String progress = rocket.store().getScheduleMessageService().encode();
             findings.check("RocketMQ reads Hangar's delayOffset.json", progress.replaceAll("\\s", "").contains("1:" + DELAYED),
                     "RocketMQ's delay progress after loading Hangar's file: " + progress);
-            Thread.sleep(QUIET_MILLIS);
-            findings.check("RocketMQ after Hangar delivered", rocket.maxOffset(TOPIC, QUEUE) == DELAYED + 1,
+            awaitSentinel(rocket.write(sentinel("R")) != null, rocket, "R");
+            findings.check("RocketMQ after Hangar delivered", rocket.maxOffset(TOPIC, QUEUE) == DELAYED + 2,
                     "queue " + TOPIC + "/" + QUEUE + " holds " + rocket.maxOffset(TOPIC, QUEUE)
-                            + " messages: the delayed messages were delivered again");
+                            + " messages, expected the " + (DELAYED + 1) + " and the sentinel: the delayed messages"
+                            + " were delivered again");
         }
         findings.assertNone();
     }
@@ -84,12 +83,35 @@ class DelayedDeliveryInterplayTest {
         findings.check("Hangar reads RocketMQ's delayOffset.json", Long.valueOf(DELAYED).equals(saved.get(1)),
                 "level 1 progress as Hangar reads RocketMQ's file: " + saved);
         try (HangarSide hangar = HangarSide.open(dir, HOST)) {
-            Thread.sleep(QUIET_MILLIS);
-            findings.check("Hangar after RocketMQ delivered", hangar.maxOffset(TOPIC, QUEUE) == DELAYED + 1,
+            awaitSentinel(hangar.write(sentinel("H")) != null, hangar, "H");
+            findings.check("Hangar after RocketMQ delivered", hangar.maxOffset(TOPIC, QUEUE) == DELAYED + 2,
                     "queue " + TOPIC + "/" + QUEUE + " holds " + hangar.maxOffset(TOPIC, QUEUE)
-                            + " messages: the delayed messages were delivered again");
+                            + " messages, expected the " + (DELAYED + 1) + " and the sentinel: the delayed messages"
+                            + " were delivered again");
         }
         findings.assertNone();
+    }
+
+    /**
+     * One more level-1 delayed message, put after the reopen. The schedule service delivers a level's messages in the
+     * order they were delayed, so once the sentinel is delivered every earlier message of level 1 that the engine
+     * would deliver (again) has been delivered too: no sleeping for "long enough" to prove nothing happened.
+     */
+    private static Dataset sentinel(String prefix) {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("KEYS", prefix + "sentinel");
+        props.put("TAGS", "late");
+        props.put("DELAY", "1");
+        return new Dataset("sentinel", HOST, List.of(PutSpec.single(new MessageSpec(TOPIC, QUEUE, 0,
+                "sentinel".getBytes(StandardCharsets.UTF_8), props, MessageSpec.TX_NOT, 1_700_000_001_000L,
+                new InetSocketAddress("10.1.2.3", 5000), 0, 0))));
+    }
+
+    private static void awaitSentinel(boolean written, StoreReader reader, String prefix) {
+        assertEquals(true, written, "the sentinel was stored");
+        Await.until(reader.engine() + " delivered the sentinel", () -> !reader.query(TOPIC, prefix + "sentinel").isEmpty(),
+                () -> "queue " + TOPIC + "/" + QUEUE + " holds " + reader.maxOffset(TOPIC, QUEUE));
+        Await.dispatched(reader, Map.of(Dataset.queueName(TOPIC, QUEUE), DELAYED + 2));
     }
 
     /** One plain message, then {@link #DELAYED} messages with delay level 1, all for {@code TOPIC/QUEUE}. */
