@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
 final class SlaveConnection {
     private static final Logger LOG = LoggerFactory.getLogger(SlaveConnection.class);
     private static final long MAX_SELECT_MILLIS = 200;
+    /** Frames shipped per wake-up at most, while the socket takes them (so reports are still read between bursts). */
+    private static final int MAX_FRAMES_PER_WAKEUP = 8;
 
     private final SocketChannel channel;
     private final HaSettings settings;
@@ -44,6 +46,8 @@ final class SlaveConnection {
     /** Next offset to ship, -1 until the slave's first report. */
     private long nextTransfer = -1;
     private long acked = -1;
+    /** The slave's newest acknowledgement, not yet passed to the waiting puts (see {@link #publishAck}). */
+    private long ackToPublish = -1;
     private long lastReadNanos;
     private long lastDrainNanos;
     private long lastFrameNanos;
@@ -134,9 +138,11 @@ final class SlaveConnection {
                 }
                 s.selectedKeys().clear();
                 String problem = readReports(c);
-                if (problem == null && pending()) {
-                    problem = write(c);
+                if (problem == null) {
+                    problem = ship(c);
                 }
+                // after shipping: the slave has the next bytes to append while this thread completes the puts
+                publishAck();
                 if (problem == null) {
                     problem = housekeeping();
                 }
@@ -205,8 +211,17 @@ final class SlaveConnection {
             return "the slave acknowledged offset " + offset + " but was sent bytes only up to " + nextTransfer;
         }
         acked = offset;
-        master.acknowledged(offset);
+        ackToPublish = offset;
         return null;
+    }
+
+    /** Releases the puts the slave's newest report covers (runs their completions on this thread). */
+    private void publishAck() {
+        if (ackToPublish >= 0) {
+            long offset = ackToPublish;
+            ackToPublish = -1;
+            master.acknowledged(offset);
+        }
     }
 
     private String onFirstReport(long offset, long end) {
@@ -261,10 +276,28 @@ final class SlaveConnection {
         }
     }
 
-    private String write(SocketChannel c) throws IOException {
-        long n = c.write(frame);
-        if (n > 0) {
-            lastDrainNanos = System.nanoTime();
+    /**
+     * Writes the pending frame and, while the socket takes them whole, up to {@link #MAX_FRAMES_PER_WAKEUP} further
+     * frames of data (each at most {@code haTransferBatchSize}, as the protocol has them), without a select between.
+     */
+    private String ship(SocketChannel c) throws IOException {
+        for (int frames = 0; frames < MAX_FRAMES_PER_WAKEUP; frames++) {
+            if (!pending()) {
+                if (closeReason != null || !dataReady()) {
+                    return null;
+                }
+                prepareFrame();
+                if (!pending()) {
+                    return null;
+                }
+            }
+            long n = c.write(frame);
+            if (n > 0) {
+                lastDrainNanos = System.nanoTime();
+            }
+            if (pending()) {
+                return null; // the socket is full: select waits until it drains
+            }
         }
         return null;
     }

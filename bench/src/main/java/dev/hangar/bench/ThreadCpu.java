@@ -1,0 +1,150 @@
+package dev.hangar.bench;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * CPU time per thread over one benchmark run, so a run can say where the processor went (per message), which a
+ * loaded machine does not distort the way it distorts wall-clock figures. Threads that end during the run are
+ * missed (their time is not reported by the JVM): the benchmark's threads all live until the snapshot.
+ */
+final class ThreadCpu {
+    private static final ThreadMXBean BEAN = ManagementFactory.getThreadMXBean();
+    private final Map<Long, Long> before = new HashMap<>();
+    private Map<String, Long> faultsBefore = Map.of();
+    private final Map<String, Long> finishedFaults = new java.util.concurrent.ConcurrentHashMap<>();
+    private long gcCountBefore;
+    private long gcMillisBefore;
+    private final Map<String, Long> finished = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private ThreadCpu() {
+    }
+
+    /** Starts counting: remembers every live thread's CPU time. */
+    static ThreadCpu start() {
+        ThreadCpu t = new ThreadCpu();
+        t.faultsBefore = minorFaults();
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            t.gcCountBefore += Math.max(0, gc.getCollectionCount());
+            t.gcMillisBefore += Math.max(0, gc.getCollectionTime());
+        }
+        for (long id : BEAN.getAllThreadIds()) {
+            long cpu = BEAN.getThreadCpuTime(id);
+            if (cpu >= 0) {
+                t.before.put(id, cpu);
+            }
+        }
+        return t;
+    }
+
+    /** Called by a thread started after {@link #start} as its last act: counts its CPU time under {@code name}. */
+    void finished(String name) {
+        finished.merge(name, BEAN.getCurrentThreadCpuTime(), Long::sum);
+        long faults = ownMinorFaults();
+        if (faults > 0) {
+            finishedFaults.merge(name, faults, Long::sum);
+        }
+    }
+
+    private static long ownMinorFaults() {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/thread-self/stat"));
+            return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]);
+        } catch (java.io.IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * CPU nanoseconds since {@link #start} by thread name; when several live threads share a name (a master's and a
+     * slave's store threads), the older one is "name" and the younger "name#2", so a master's come first.
+     */
+    Map<String, Long> since() {
+        TreeMap<Long, String> names = new TreeMap<>();
+        for (ThreadInfo info : BEAN.getThreadInfo(BEAN.getAllThreadIds())) {
+            if (info != null) {
+                names.put(info.getThreadId(), info.getThreadName());
+            }
+        }
+        Map<String, Long> byName = new LinkedHashMap<>(finished);
+        for (Map.Entry<Long, String> e : names.entrySet()) {
+            long cpu = BEAN.getThreadCpuTime(e.getKey());
+            if (cpu < 0) {
+                continue;
+            }
+            long used = cpu - before.getOrDefault(e.getKey(), 0L);
+            String name = e.getValue().replaceAll("-\\d+$", "-N");
+            String key = name;
+            for (int i = 2; byName.containsKey(key) && !name.endsWith("-N"); i++) {
+                key = name + "#" + i;
+            }
+            byName.merge(key, used, Long::sum);
+        }
+        return byName;
+    }
+
+    /**
+     * Minor page faults so far by thread (Linux: field 10 of /proc/self/task/TID/stat, by the thread's kernel name,
+     * 15 characters; a second thread of the same name is "name#2"); empty elsewhere. Threads that ended are missed.
+     */
+    private static Map<String, Long> minorFaults() {
+        Map<String, Long> byName = new LinkedHashMap<>();
+        java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+        if (tasks == null) {
+            return byName;
+        }
+        java.util.Arrays.sort(tasks, java.util.Comparator.comparingLong(f -> Long.parseLong(f.getName())));
+        for (java.io.File task : tasks) {
+            try {
+                String name = java.nio.file.Files.readString(task.toPath().resolve("comm")).trim()
+                        .replaceAll("-\\d+$", "-N");
+                String stat = java.nio.file.Files.readString(task.toPath().resolve("stat"));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                long minflt = Long.parseLong(f[7]);
+                String key = name;
+                for (int i = 2; byName.containsKey(key) && !name.endsWith("-N"); i++) {
+                    key = name + "#" + i;
+                }
+                byName.merge(key, minflt, Long::sum);
+            } catch (java.io.IOException | RuntimeException e) {
+                // the thread ended meanwhile
+            }
+        }
+        return byName;
+    }
+
+    /**
+     * One line: the garbage collections during the run (a single pause of some milliseconds sets a lag p99 over a
+     * short run), total CPU µs per message, then the threads that used at least 1% of it.
+     */
+    String perMessage(long messages) {
+        Map<String, Long> used = since();
+        long gcs = -gcCountBefore;
+        long gcMillis = -gcMillisBefore;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            gcs += Math.max(0, gc.getCollectionCount());
+            gcMillis += Math.max(0, gc.getCollectionTime());
+        }
+        Map<String, Long> faults = minorFaults();
+        faults.replaceAll((name, n) -> n - faultsBefore.getOrDefault(name, 0L));
+        finishedFaults.forEach((name, n) -> faults.merge(name, n, Long::sum));
+        long total = used.values().stream().mapToLong(Long::longValue).sum();
+        StringBuilder b = new StringBuilder(String.format("GC %d collections, %d ms; CPU per message %.1f µs:", gcs,
+                gcMillis, total / 1e3 / messages));
+        used.entrySet().stream().filter(e -> e.getValue() * 100 >= total)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> b.append(String.format(" %s %.1f", e.getKey(), e.getValue() / 1e3 / messages)));
+        long allFaults = faults.values().stream().mapToLong(Long::longValue).sum();
+        b.append(String.format("; minor page faults per message %.3f:", (double) allFaults / messages));
+        faults.entrySet().stream().filter(e -> e.getValue() * 20 >= allFaults && e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> b.append(String.format(" %s %.3f", e.getKey(), (double) e.getValue() / messages)));
+        return b.toString();
+    }
+}
