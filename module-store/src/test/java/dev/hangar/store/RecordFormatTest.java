@@ -172,4 +172,54 @@ class RecordFormatTest {
         assertEquals(null, bare.keys());
         assertEquals(null, bare.uniqKey());
     }
+
+    @Test
+    void theReusedDispatchViewGivesTheKeyBytesInPlaceAndStableCopies() {
+        Message first = new Message("Orders", "x".getBytes(StandardCharsets.UTF_8)).queueId(2)
+                .keys("k-1", "ключ", "k-3").tags("T1");
+        first.property(dev.hangar.spi.message.MessageConst.UNIQ_KEY, "U-1");
+        first.property("DELAY", "3");
+        Message second = new Message("Orders", "y".getBytes(StandardCharsets.UTF_8)).queueId(2).keys("other");
+        dev.hangar.store.format.DispatchRecordView view = new dev.hangar.store.format.DispatchRecordView();
+        dev.hangar.spi.dispatch.DispatchRequest r = view.wrap(encodeStamped(first, STORE_V4, 7, 3000, 1L), 0);
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        r.forEachKey((bytes, offset, length) -> {
+            byte[] key = new byte[length];
+            bytes.get(offset, key);
+            keys.add(new String(key, StandardCharsets.UTF_8));
+        });
+        assertEquals(java.util.List.of("k-1", "ключ", "k-3"), keys, "each key, split in place");
+        byte[] uniq = new byte[r.uniqKeyLength()];
+        r.bytes().get(r.uniqKeyOffset(), uniq);
+        assertEquals("U-1", new String(uniq, StandardCharsets.UTF_8));
+        byte[] topic = new byte[r.topicLength()];
+        r.bytes().get(r.topicOffset(), topic);
+        assertEquals("Orders", new String(topic, StandardCharsets.UTF_8));
+        assertEquals(true, r.bytes().isReadOnly(), "a dispatcher cannot write into the CommitLog");
+        assertEquals("3", r.property("DELAY"));
+        assertEquals(null, r.property("NOPE"));
+        // what a dispatcher keeps past dispatch(): the Strings, the map and copy() are copies that never change
+        String keptKeys = r.keys();
+        String keptUniq = r.uniqKey();
+        java.util.Map<String, String> keptProperties = r.properties();
+        dev.hangar.spi.dispatch.DispatchRequest kept = r.copy();
+        assertEquals(true, view.wrap(encodeStamped(second, STORE_V4, 8, 4000, 2L), 0) == r, "one view, re-pointed");
+        assertEquals("other", r.keys());
+        assertEquals(null, r.uniqKey());
+        assertEquals(0, r.uniqKeyLength());
+        assertEquals("k-1 ключ k-3", keptKeys);
+        assertEquals("U-1", keptUniq);
+        assertEquals("T1", keptProperties.get("TAGS"));
+        assertEquals(3000, kept.commitLogOffset());
+        assertEquals(7, kept.consumeQueueOffset());
+        assertEquals("T1".hashCode(), kept.tagsCode());
+        assertEquals("k-1 ключ k-3", kept.keys());
+        java.util.List<String> keptKeyBytes = new java.util.ArrayList<>();
+        kept.forEachKey((bytes, offset, length) -> {
+            byte[] key = new byte[length];
+            bytes.get(offset, key);
+            keptKeyBytes.add(new String(key, StandardCharsets.UTF_8));
+        });
+        assertEquals(java.util.List.of("k-1", "ключ", "k-3"), keptKeyBytes, "a copy offers the same byte view");
+    }
 }

@@ -10,6 +10,7 @@ import dev.hangar.spi.format.IndexFileFormat;
 import dev.hangar.spi.message.MessageSysFlag;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,8 +39,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView {
     private static final Logger LOG = LoggerFactory.getLogger(IndexDispatcher.class);
-    /** Separates the keys of the KEYS property (RocketMQ's MessageConst.KEY_SEPARATOR). */
-    private static final char KEY_SEPARATOR = ' ';
 
     private final int slotCount;
     private final int entryCapacity;
@@ -48,6 +47,13 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
     private final boolean safeMode;
     /** The files under {@code <storeRoot>/index/}. */
     private final IndexFileSet fileSet;
+    /** One visitor for the keys of every record, so that indexing a record allocates nothing. */
+    private final DispatchRequest.KeyVisitor putEachKey = this::putKey;
+    // the record being dispatched (reput thread only): where its keys go and what they point at
+    private IndexFile keyFile;
+    private int keyPrefix;
+    private long keyCommitLogOffset;
+    private long keyStoreTimestamp;
 
     public IndexDispatcher(DispatcherContext context) {
         this.slotCount = context.config().get(StoreConfigKeys.MAX_HASH_SLOT_NUM);
@@ -86,43 +92,34 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
         if (!enabled || MessageSysFlag.transactionType(request.sysFlag()) == MessageSysFlag.TRANSACTION_ROLLBACK_TYPE) {
             return;
         }
-        String uniqKey = request.uniqKey();
-        String userKeys = request.keys();
-        boolean hasUniqKey = uniqKey != null && !uniqKey.isEmpty();
-        if (!hasUniqKey && (userKeys == null || userKeys.isEmpty())) {
+        int uniqKeyLength = request.uniqKeyLength();
+        if (uniqKeyLength == 0 && request.keysLength() == 0) {
             return;
         }
         IndexFile file = fileSet.writableFile();
         if (alreadyIndexed(file, request.commitLogOffset())) {
             return;
         }
-        // hashes straight from the key characters: no split, no topic#key strings (see IndexKeyHash)
-        int prefix = IndexKeyHash.prefix(request.topic());
-        if (hasUniqKey) {
-            file = putKey(file, IndexKeyHash.of(prefix, uniqKey, 0, uniqKey.length()), request);
+        // hashes straight from the record's key bytes: no Strings, no split, no topic#key (see IndexKeyHash)
+        keyFile = file;
+        keyPrefix = IndexKeyHash.prefix(request.topic());
+        keyCommitLogOffset = request.commitLogOffset();
+        keyStoreTimestamp = request.storeTimestamp();
+        if (uniqKeyLength > 0) {
+            putKey(request.bytes(), request.uniqKeyOffset(), uniqKeyLength);
         }
-        if (userKeys != null) {
-            int length = userKeys.length();
-            for (int start = 0; start < length; ) {
-                int end = userKeys.indexOf(KEY_SEPARATOR, start);
-                if (end < 0) {
-                    end = length;
-                }
-                if (end > start) {
-                    file = putKey(file, IndexKeyHash.of(prefix, userKeys, start, end), request);
-                }
-                start = end + 1;
-            }
-        }
+        request.forEachKey(putEachKey);
+        keyFile = null;
     }
 
-    /** Adds one key hash, rolling to a new file when full; returns the file written. */
-    private IndexFile putKey(IndexFile file, int keyHash, DispatchRequest request) {
-        IndexFile target = file;
-        while (!target.putKeyHash(keyHash, request.commitLogOffset(), request.storeTimestamp())) {
+    /** Adds the key in {@code bytes[offset, offset + length)} of the record being dispatched, rolling when full. */
+    private void putKey(ByteBuffer bytes, int offset, int length) {
+        int keyHash = IndexKeyHash.of(keyPrefix, bytes, offset, length);
+        IndexFile target = keyFile;
+        while (!target.putKeyHash(keyHash, keyCommitLogOffset, keyStoreTimestamp)) {
             target = fileSet.roll(target);
         }
-        return target;
+        keyFile = target;
     }
 
     /**

@@ -166,6 +166,8 @@ final class IndexFile {
                 // the first key fixes the begin; set before the time difference so the first entry reads exactly
                 beginPhyOffset = phyOffset;
                 beginTimestamp = storeTimestamp;
+                buffer.putLong(BEGIN_PHY_OFFSET_OFFSET, phyOffset);
+                buffer.putLong(BEGIN_TIMESTAMP_OFFSET, storeTimestamp);
             }
             int entry = IndexFileFormat.entryPosition(slotCount, index);
             buffer.putInt(entry + ENTRY_KEY_HASH_OFFSET, keyHash);
@@ -175,11 +177,16 @@ final class IndexFile {
             buffer.putInt(slotPosition, index);
             if (previous == NO_ENTRY) {
                 hashSlotCount++;
+                buffer.putInt(HASH_SLOT_COUNT_OFFSET, hashSlotCount);
             }
             indexCount = index + 1;
             endPhyOffset = phyOffset;
             endTimestamp = storeTimestamp;
-            writeHeader();
+            // the header stays current in the mapping after every key (as RocketMQ keeps it), so a crash at any
+            // point leaves a header that matches the entries; only the fields this key changed are written
+            buffer.putInt(INDEX_COUNT_OFFSET, index + 1);
+            buffer.putLong(END_PHY_OFFSET_OFFSET, phyOffset);
+            buffer.putLong(END_TIMESTAMP_OFFSET, storeTimestamp);
             dirty = true;
             return true;
         } finally {

@@ -3,6 +3,8 @@ package dev.hangar.dispatch.index;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.hangar.spi.format.IndexFileFormat;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -11,8 +13,13 @@ class IndexKeyHashTest {
 
     private static void assertSameHash(String topic, String keys, int from, int to) {
         String key = keys.substring(from, to);
-        assertEquals(IndexFileFormat.keyHash(IndexFileFormat.indexKey(topic, key)),
-                IndexKeyHash.of(IndexKeyHash.prefix(topic), keys, from, to), topic + "#" + key);
+        int expected = IndexFileFormat.keyHash(IndexFileFormat.indexKey(topic, key));
+        assertEquals(expected, IndexKeyHash.of(IndexKeyHash.prefix(topic), keys, from, to), topic + "#" + key);
+        // the same key read in place from the record's UTF-8 bytes
+        int byteFrom = keys.substring(0, from).getBytes(StandardCharsets.UTF_8).length;
+        int byteLength = key.getBytes(StandardCharsets.UTF_8).length;
+        assertEquals(expected, IndexKeyHash.of(IndexKeyHash.prefix(topic),
+                ByteBuffer.wrap(keys.getBytes(StandardCharsets.UTF_8)), byteFrom, byteLength), "bytes of " + key);
     }
 
     @Test

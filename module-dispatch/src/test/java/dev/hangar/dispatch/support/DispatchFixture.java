@@ -79,7 +79,7 @@ public final class DispatchFixture implements AutoCloseable {
         if (uniqKey != null) {
             properties.put(MessageConst.UNIQ_KEY, uniqKey);
         }
-        return new DispatchRequest(topic, queueId, commitLogOffset, size, ("tag" + queueOffset).hashCode(),
+        return DispatchRequest.of(topic, queueId, commitLogOffset, size, ("tag" + queueOffset).hashCode(),
                 storeTimestamp, queueOffset, keys, uniqKey, sysFlag, 0L, properties, storeTimestamp - 5);
     }
 

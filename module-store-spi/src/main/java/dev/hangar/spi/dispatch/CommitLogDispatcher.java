@@ -12,7 +12,9 @@ import java.util.Optional;
  *       reput loop for the built-in dispatchers, a thread of its own (with its own cursor, starting at its
  *       {@link #durableOffset()}) for a third-party one. Records it already has may come again: ignore them.
  *       It may throw; the engine counts and logs the exception of a third-party dispatcher and goes on; an
- *       {@link Error} disables that dispatcher (with the reason in {@code stat}).</li>
+ *       {@link Error} disables that dispatcher (with the reason in {@code stat}). The request is a reusable view,
+ *       valid only during the call: keep its Strings or {@link DispatchRequest#copy()}, never the request itself
+ *       (see {@link DispatchRequest}).</li>
  *   <li>{@link #durableOffset()} tells recovery how far this dispatcher has durably dispatched (commit-log
  *       offset one past the last record it holds); built-ins are re-dispatched from the smallest of theirs, a
  *       third-party dispatcher from its own. If it throws (or {@link #load()} does), a third-party dispatcher is

@@ -1,6 +1,9 @@
 package dev.hangar.spi.format;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * The byte layout of a ConsumeQueue file, identical to RocketMQ 4.x ({@code ConsumeQueue.CQ_STORE_UNIT_SIZE}).
@@ -41,15 +44,18 @@ public final class ConsumeQueueFormat {
     /** Size field of a blank (pre-fill) unit. */
     public static final int BLANK_UNIT_SIZE_FIELD = Integer.MAX_VALUE;
 
+    // big-endian views of a byte[]: encoding a unit per dispatched record must not allocate a ByteBuffer
+    private static final VarHandle LONG_AT = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT_AT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+
     private ConsumeQueueFormat() {
     }
 
     /** Encodes one unit into {@code target} (length {@link #UNIT_SIZE}). */
     public static void encode(byte[] target, long commitLogOffset, int size, long tagsCode) {
-        ByteBuffer unit = ByteBuffer.wrap(target);
-        unit.putLong(COMMIT_LOG_OFFSET_OFFSET, commitLogOffset);
-        unit.putInt(SIZE_OFFSET, size);
-        unit.putLong(TAGS_CODE_OFFSET, tagsCode);
+        LONG_AT.set(target, COMMIT_LOG_OFFSET_OFFSET, commitLogOffset);
+        INT_AT.set(target, SIZE_OFFSET, size);
+        LONG_AT.set(target, TAGS_CODE_OFFSET, tagsCode);
     }
 
     /** A new blank (pre-fill) unit. */

@@ -27,6 +27,8 @@ public final class MessageConst {
     public static final char NAME_VALUE_SEPARATOR = '\u0001';
     /** Ends a property. */
     public static final char PROPERTY_SEPARATOR = '\u0002';
+    /** Separates the keys of {@link #KEYS}. */
+    public static final char KEY_SEPARATOR = ' ';
 
     private MessageConst() {
     }

@@ -38,6 +38,8 @@ public final class DispatcherChain implements AutoCloseable {
 
     private final List<Entry> entries;
     private final List<Entry> builtIns;
+    /** The built-ins as an array: {@link #dispatch} runs per record and must not allocate an iterator. */
+    private final Entry[] builtInArray;
     private final List<Entry> plugins;
     private final RunningFlags flags;
     private final Map<String, String> disabled = new ConcurrentHashMap<>();
@@ -45,6 +47,7 @@ public final class DispatcherChain implements AutoCloseable {
     public DispatcherChain(List<Entry> entries, RunningFlags flags) {
         this.entries = List.copyOf(entries);
         this.builtIns = this.entries.stream().filter(Entry::builtIn).toList();
+        this.builtInArray = builtIns.toArray(new Entry[0]);
         this.plugins = this.entries.stream().filter(e -> !e.builtIn()).toList();
         this.flags = flags;
     }
@@ -84,7 +87,7 @@ public final class DispatcherChain implements AutoCloseable {
 
     /** Hands {@code request} to every built-in dispatcher, in order. */
     public void dispatch(DispatchRequest request) {
-        for (Entry e : builtIns) {
+        for (Entry e : builtInArray) {
             try {
                 e.dispatcher.dispatch(request);
             } catch (RuntimeException ex) {

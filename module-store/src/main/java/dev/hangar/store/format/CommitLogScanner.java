@@ -84,16 +84,20 @@ public final class CommitLogScanner {
                 return new Result(Stop.PAUSED, index, records, 0, null);
             }
             int available = limit - index;
+            int length = RecordDecoder.messageLength(buffer, index, available, checkCrc);
+            if (length > 0) {
+                // the common case, without a Check per record
+                records++;
+                boolean goOn = handler.onMessage(buffer, index, length);
+                index += length;
+                if (!goOn) {
+                    return new Result(Stop.PAUSED, index, records, 0, null);
+                }
+                continue;
+            }
             RecordDecoder.Check check = RecordDecoder.check(buffer, index, available, checkCrc);
             switch (check.kind()) {
-                case MESSAGE -> {
-                    records++;
-                    boolean goOn = handler.onMessage(buffer, index, check.size());
-                    index += check.size();
-                    if (!goOn) {
-                        return new Result(Stop.PAUSED, index, records, 0, null);
-                    }
-                }
+                case MESSAGE -> throw new IllegalStateException("impossible: check() sees a message that messageLength() refused");
                 case BLANK -> {
                     return new Result(Stop.BLANK, index, records, check.size(), null);
                 }

@@ -3,8 +3,6 @@ package dev.hangar.store.format;
 import static dev.hangar.store.format.CommitLogRecordFormat.BLANK_MAGIC_CODE;
 import static dev.hangar.store.format.CommitLogRecordFormat.MESSAGE_MAGIC_CODE;
 
-import dev.hangar.spi.dispatch.DispatchRequest;
-import dev.hangar.spi.message.MessageConst;
 import dev.hangar.spi.message.StoredMessage;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -19,10 +17,6 @@ import java.util.zip.CRC32;
  * Stateless and thread-safe.
  */
 public final class RecordDecoder {
-    private static final byte[] TAGS_NAME = MessageConst.TAGS.getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] KEYS_NAME = MessageConst.KEYS.getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] UNIQ_KEY_NAME = MessageConst.UNIQ_KEY.getBytes(StandardCharsets.US_ASCII);
-
     private RecordDecoder() {
     }
 
@@ -59,50 +53,95 @@ public final class RecordDecoder {
      * @param checkCrc also verify the body CRC
      */
     public static Check check(ByteBuffer buf, int pos, int available, boolean checkCrc) {
+        int length = messageLength(buf, pos, available, checkCrc);
+        if (length > 0) {
+            return new Check(Kind.MESSAGE, length, null);
+        }
+        return switch (length) {
+            case NOTHING -> Check.END;
+            case BLANK_RECORD -> new Check(Kind.BLANK, buf.getInt(pos), null);
+            default -> Check.invalid(reason(length, buf, pos, available, checkCrc));
+        };
+    }
+
+    // what messageLength returns when no consistent message lies at the position
+    private static final int NOTHING = -1;
+    private static final int BLANK_RECORD = -2;
+    private static final int HEADER_CUT = -3;
+    private static final int BAD_MAGIC = -4;
+    private static final int LENGTH_OUT_OF_RANGE = -5;
+    private static final int SHORTER_THAN_HEADER = -6;
+    private static final int BODY_OVERRUNS = -7;
+    private static final int TOPIC_OVERRUNS = -8;
+    private static final int LENGTHS_DISAGREE = -9;
+    private static final int CRC_MISMATCH = -10;
+
+    /**
+     * The length of the complete, consistent message record at {@code pos}, or a negative number when something
+     * else lies there ({@link #check} says what). The loop over records calls this per record: unlike
+     * {@link #check} it allocates nothing.
+     */
+    public static int messageLength(ByteBuffer buf, int pos, int available, boolean checkCrc) {
         if (available < 8) {
-            return available <= 0 || allZero(buf, pos, available) ? Check.END : Check.invalid("a record header is cut short");
+            return available <= 0 || allZero(buf, pos, available) ? NOTHING : HEADER_CUT;
         }
         int total = buf.getInt(pos);
         int magic = buf.getInt(pos + 4);
         if (magic == BLANK_MAGIC_CODE) {
-            return new Check(Kind.BLANK, total, null);
+            return BLANK_RECORD;
         }
         if (magic != MESSAGE_MAGIC_CODE) {
-            if (total == 0 && magic == 0) {
-                return Check.END;
-            }
-            return Check.invalid(String.format("bad magic code 0x%08X", magic));
+            return total == 0 && magic == 0 ? NOTHING : BAD_MAGIC;
         }
         if (total < CommitLogRecordFormat.recordLength(0, 0, 0, 0) || total > available) {
-            return Check.invalid("record length " + total + " does not fit the " + available + " bytes left");
+            return LENGTH_OUT_OF_RANGE;
         }
         int sysFlag = buf.getInt(pos + CommitLogRecordFormat.SYS_FLAG_OFFSET);
         int bodyLenAt = CommitLogRecordFormat.bodyLengthOffset(sysFlag);
         if (bodyLenAt + 4 > total) {
-            return Check.invalid("record of " + total + " bytes is shorter than its header");
+            return SHORTER_THAN_HEADER;
         }
         int bodyLen = buf.getInt(pos + bodyLenAt);
         int topicLenAt = bodyLenAt + 4 + bodyLen;
         if (bodyLen < 0 || topicLenAt + 1 > total) {
-            return Check.invalid("body length " + bodyLen + " overruns the record");
+            return BODY_OVERRUNS;
         }
         int topicLen = buf.get(pos + topicLenAt);
         int propsLenAt = topicLenAt + 1 + topicLen;
         if (topicLen <= 0 || propsLenAt + 2 > total) {
-            return Check.invalid("topic length " + topicLen + " overruns the record");
+            return TOPIC_OVERRUNS;
         }
         int propsLen = buf.getShort(pos + propsLenAt);
         if (propsLen < 0 || CommitLogRecordFormat.recordLength(sysFlag, bodyLen, topicLen, propsLen) != total) {
-            return Check.invalid("field lengths do not add up to the record length " + total);
+            return LENGTHS_DISAGREE;
         }
-        if (checkCrc) {
-            int stored = buf.getInt(pos + CommitLogRecordFormat.BODY_CRC_OFFSET);
-            int actual = crc(buf, pos + bodyLenAt + 4, bodyLen);
-            if (stored != actual) {
-                return Check.invalid(String.format("body CRC 0x%08X does not match the stored 0x%08X", actual, stored));
-            }
+        if (checkCrc && buf.getInt(pos + CommitLogRecordFormat.BODY_CRC_OFFSET) != crc(buf, pos + bodyLenAt + 4, bodyLen)) {
+            return CRC_MISMATCH;
         }
-        return new Check(Kind.MESSAGE, total, null);
+        return total;
+    }
+
+    /** Why the record at {@code pos} is INVALID, for a {@link #messageLength} code (the fields are read again). */
+    private static String reason(int code, ByteBuffer buf, int pos, int available, boolean checkCrc) {
+        if (code == HEADER_CUT) {
+            return "a record header is cut short"; // fewer than 8 bytes: nothing more to read
+        }
+        int total = buf.getInt(pos);
+        int sysFlag = code <= SHORTER_THAN_HEADER ? buf.getInt(pos + CommitLogRecordFormat.SYS_FLAG_OFFSET) : 0;
+        int bodyLenAt = CommitLogRecordFormat.bodyLengthOffset(sysFlag);
+        int bodyLen = code <= BODY_OVERRUNS ? buf.getInt(pos + bodyLenAt) : 0;
+        int topicLen = code <= TOPIC_OVERRUNS ? buf.get(pos + bodyLenAt + 4 + bodyLen) : 0;
+        return switch (code) {
+            case BAD_MAGIC -> String.format("bad magic code 0x%08X", buf.getInt(pos + 4));
+            case LENGTH_OUT_OF_RANGE -> "record length " + total + " does not fit the " + available + " bytes left";
+            case SHORTER_THAN_HEADER -> "record of " + total + " bytes is shorter than its header";
+            case BODY_OVERRUNS -> "body length " + bodyLen + " overruns the record";
+            case TOPIC_OVERRUNS -> "topic length " + topicLen + " overruns the record";
+            case LENGTHS_DISAGREE -> "field lengths do not add up to the record length " + total;
+            case CRC_MISMATCH -> String.format("body CRC 0x%08X does not match the stored 0x%08X",
+                    crc(buf, pos + bodyLenAt + 4, bodyLen), buf.getInt(pos + CommitLogRecordFormat.BODY_CRC_OFFSET));
+            default -> throw new IllegalArgumentException("not an invalid-record code: " + code);
+        };
     }
 
     private static boolean allZero(ByteBuffer buf, int pos, int len) {
@@ -161,57 +200,11 @@ public final class RecordDecoder {
     }
 
     /**
-     * The dispatch view of the record at {@code pos}, decoded without copying the body or building the msgId;
-     * the tags code is the tag's hash.
+     * A new dispatch view of the record at {@code pos} (the body is not copied, no msgId is built). The reput loop
+     * reuses one {@link DispatchRecordView} instead.
      */
-    public static DispatchRequest toDispatchRequest(ByteBuffer buf, int pos) {
-        int total = buf.getInt(pos);
-        int sysFlag = buf.getInt(pos + CommitLogRecordFormat.SYS_FLAG_OFFSET);
-        int bodyLenAt = CommitLogRecordFormat.bodyLengthOffset(sysFlag);
-        int topicLenAt = bodyLenAt + 4 + buf.getInt(pos + bodyLenAt);
-        int topicLen = buf.get(pos + topicLenAt);
-        String topic = TopicNames.decode(buf, pos + topicLenAt + 1, topicLen);
-        int propsLenAt = topicLenAt + 1 + topicLen;
-        int propsLen = buf.getShort(pos + propsLenAt);
-        byte[] encodedProperties = bytes(buf, pos + propsLenAt + 2, propsLen);
-        // one pass over the properties for the three values dispatch needs
-        int tagsCode = 0;
-        String keys = null;
-        String uniqKey = null;
-        for (int start = 0, n = encodedProperties.length; start < n; ) {
-            int sep = start;
-            while (sep < n && encodedProperties[sep] != LazyProperties.NAME_VALUE_SEPARATOR
-                    && encodedProperties[sep] != LazyProperties.PROPERTY_SEPARATOR) {
-                sep++;
-            }
-            int end = sep;
-            while (end < n && encodedProperties[end] != LazyProperties.PROPERTY_SEPARATOR) {
-                end++;
-            }
-            if (sep < end) {
-                if (LazyProperties.nameIs(encodedProperties, start, sep, TAGS_NAME)) {
-                    tagsCode = LazyProperties.stringHash(encodedProperties, sep + 1, end);
-                } else if (LazyProperties.nameIs(encodedProperties, start, sep, KEYS_NAME)) {
-                    keys = new String(encodedProperties, sep + 1, end - sep - 1, StandardCharsets.UTF_8);
-                } else if (LazyProperties.nameIs(encodedProperties, start, sep, UNIQ_KEY_NAME)) {
-                    uniqKey = new String(encodedProperties, sep + 1, end - sep - 1, StandardCharsets.UTF_8);
-                }
-            }
-            start = end + 1;
-        }
-        return new DispatchRequest(topic,
-                buf.getInt(pos + CommitLogRecordFormat.QUEUE_ID_OFFSET),
-                buf.getLong(pos + CommitLogRecordFormat.PHYSICAL_OFFSET_OFFSET),
-                total,
-                tagsCode,
-                buf.getLong(pos + CommitLogRecordFormat.storeTimestampOffset(sysFlag)),
-                buf.getLong(pos + CommitLogRecordFormat.QUEUE_OFFSET_OFFSET),
-                keys,
-                uniqKey,
-                sysFlag,
-                buf.getLong(pos + CommitLogRecordFormat.preparedTransactionOffsetOffset(sysFlag)),
-                new LazyProperties(encodedProperties),
-                buf.getLong(pos + CommitLogRecordFormat.BORN_TIMESTAMP_OFFSET));
+    public static DispatchRecordView toDispatchRequest(ByteBuffer buf, int pos) {
+        return new DispatchRecordView().wrap(buf, pos);
     }
 
     /** The store timestamp of the record at {@code pos}. */

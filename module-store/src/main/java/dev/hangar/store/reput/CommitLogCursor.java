@@ -1,10 +1,10 @@
 package dev.hangar.store.reput;
 
-import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.spi.mapped.SelectedRegion;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.format.CommitLogScanner;
-import dev.hangar.store.format.RecordDecoder;
+import dev.hangar.store.format.DispatchRecordView;
+import java.nio.ByteBuffer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -16,6 +16,9 @@ import org.slf4j.LoggerFactory;
  * the built-in dispatchers, each third-party dispatcher has its own. Reads through regions that hold their file,
  * so retention may delete a file under it; a position below the first remaining offset jumps to it, and the
  * bytes jumped over are counted.
+ *
+ * <p>Each record is handed on as the same {@link DispatchRecordView}, valid only until the sink returns (the
+ * lifetime rule of {@code DispatchRequest}); a cursor is read by one thread, so no view is shared between threads.
  *
  * <p>Thread-safety: {@link #advance} from one thread at a time; {@link #offset()} and {@link #skippedBytes()}
  * from any thread.
@@ -30,6 +33,14 @@ public final class CommitLogCursor {
 
     private final CommitLog commitLog;
     private final String owner;
+    /** The one view this cursor hands on, re-pointed at every record: dispatch allocates nothing per record. */
+    private final DispatchRecordView view = new DispatchRecordView();
+    /** Hands one scanned record on; made once, not per pass (a pass may carry a single record). */
+    private final CommitLogScanner.RecordHandler handOn = this::handOn;
+    // the pass under way in advance(): where to hand records, when to stop, where the scanned region starts
+    private Consumer<DispatchRecordView> passSink;
+    private BooleanSupplier passStop;
+    private long passRegionStart;
     private volatile long offset;
     private volatile long skippedBytes;
 
@@ -57,11 +68,11 @@ public final class CommitLogCursor {
     /**
      * Hands on every whole record between the position and {@code end} (read again per file), stopping early when
      * {@code stop} says so. The position moves past a record only once {@code sink} returned; a sink that throws
-     * leaves it on that record.
+     * leaves it on that record. The view handed to {@code sink} is valid only until it returns.
      *
      * @return records handed on plus file rolls (0 = no progress)
      */
-    public long advance(LongSupplier end, Consumer<DispatchRequest> sink, BooleanSupplier stop) {
+    public long advance(LongSupplier end, Consumer<DispatchRecordView> sink, BooleanSupplier stop) {
         long progress = 0;
         while (!stop.getAsBoolean()) {
             long limitOffset = end.getAsLong();
@@ -83,12 +94,16 @@ public final class CommitLogCursor {
                     break;
                 }
                 int limit = (int) Math.min(region.size(), limitOffset - from);
-                CommitLogScanner.Result r = CommitLogScanner.scan(region.buffer(), 0, limit, false,
-                        MAX_RECORDS_PER_HOLD, (buf, index, size) -> {
-                            sink.accept(RecordDecoder.toDispatchRequest(buf, index));
-                            offset = from + index + size;
-                            return !stop.getAsBoolean();
-                        });
+                passSink = sink;
+                passStop = stop;
+                passRegionStart = from;
+                CommitLogScanner.Result r;
+                try {
+                    r = CommitLogScanner.scan(region.buffer(), 0, limit, false, MAX_RECORDS_PER_HOLD, handOn);
+                } finally {
+                    passSink = null;
+                    passStop = null;
+                }
                 progress += r.records();
                 switch (r.stop()) {
                     case BLANK -> {
@@ -114,6 +129,12 @@ public final class CommitLogCursor {
             }
         }
         return progress;
+    }
+
+    private boolean handOn(ByteBuffer buffer, int index, int size) {
+        passSink.accept(view.wrap(buffer, index));
+        offset = passRegionStart + index + size;
+        return !passStop.getAsBoolean();
     }
 
     /**

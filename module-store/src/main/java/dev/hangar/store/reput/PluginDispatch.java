@@ -1,15 +1,15 @@
 package dev.hangar.store.reput;
 
-import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.StatsSnapshot;
 import dev.hangar.store.dispatch.DispatcherChain;
+import dev.hangar.store.format.DispatchRecordView;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,9 +43,9 @@ public final class PluginDispatch {
      * Starts one runner per enabled plugin, each at its durable offset clamped to the log ({@code logEnd} when the
      * plugin holds everything, the first offset when it asks for deleted data).
      *
-     * @param prepare what a record becomes before it is handed on (the same as for the built-ins)
+     * @param prepare adjusts a record before it is handed on (the same as for the built-ins)
      */
-    public synchronized void start(long logEnd, UnaryOperator<DispatchRequest> prepare) {
+    public synchronized void start(long logEnd, Consumer<DispatchRecordView> prepare) {
         for (DispatcherChain.Entry e : chain.enabledPlugins()) {
             long durable = chain.pluginDurableOffset(e);
             if (durable < 0) {

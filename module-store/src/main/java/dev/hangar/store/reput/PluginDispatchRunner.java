@@ -1,12 +1,12 @@
 package dev.hangar.store.reput;
 
-import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.dispatch.DispatcherChain;
+import dev.hangar.store.format.DispatchRecordView;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,13 +28,13 @@ final class PluginDispatchRunner implements Runnable {
     private final DispatcherChain.Entry entry;
     private final CommitLogCursor cursor;
     private final LongSupplier visibleEnd;
-    private final UnaryOperator<DispatchRequest> prepare;
+    private final Consumer<DispatchRecordView> prepare;
     private volatile boolean stopped;
     private volatile boolean sleeping;
     private volatile Thread thread;
 
     PluginDispatchRunner(DispatcherChain chain, DispatcherChain.Entry entry, CommitLog commitLog, long from,
-                         LongSupplier visibleEnd, UnaryOperator<DispatchRequest> prepare) {
+                         LongSupplier visibleEnd, Consumer<DispatchRecordView> prepare) {
         this.chain = chain;
         this.entry = entry;
         this.cursor = new CommitLogCursor(commitLog, "plugin dispatcher " + entry.name(), from);
@@ -123,7 +123,9 @@ final class PluginDispatchRunner implements Runnable {
         }
     }
 
-    private void deliver(DispatchRequest request) {
-        chain.dispatchToPlugin(entry, prepare.apply(request));
+    /** The view is this runner's own (its cursor's): never the reput thread's. */
+    private void deliver(DispatchRecordView request) {
+        prepare.accept(request);
+        chain.dispatchToPlugin(entry, request);
     }
 }

@@ -6,12 +6,14 @@ import dev.hangar.spi.message.MessageSysFlag;
 import dev.hangar.spi.store.MessageArrivingListener;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.dispatch.DispatcherChain;
+import dev.hangar.store.format.DispatchRecordView;
 import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.service.StoreStats;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,8 +40,12 @@ public final class ReputMessageService implements Runnable {
     private final LongSupplier writtenEnd;
     private final DelayLevels delayLevels;
     private final StoreStats stats;
-    private final List<MessageArrivingListener> listeners = new CopyOnWriteArrayList<>();
+    /** Copied on add (rare) so that telling them per record needs no iterator. */
+    private volatile MessageArrivingListener[] listeners = new MessageArrivingListener[0];
     private final CommitLogCursor cursor;
+    // made once: a pass may carry a single record, so what a pass allocates counts per record
+    private final Consumer<DispatchRecordView> dispatchOne = this::dispatch;
+    private final BooleanSupplier stopRequested = () -> this.stopped;
     private volatile boolean stopped;
     private volatile boolean sleeping;
     private volatile Thread thread;
@@ -61,8 +67,10 @@ public final class ReputMessageService implements Runnable {
         this.cursor = new CommitLogCursor(commitLog, "dispatch", 0);
     }
 
-    public void addListener(MessageArrivingListener listener) {
-        listeners.add(listener);
+    public synchronized void addListener(MessageArrivingListener listener) {
+        MessageArrivingListener[] grown = Arrays.copyOf(listeners, listeners.length + 1);
+        grown[grown.length - 1] = listener;
+        listeners = grown;
     }
 
     public long reputFromOffset() {
@@ -145,7 +153,7 @@ public final class ReputMessageService implements Runnable {
 
     /** One pass over what is visible now, file by file. */
     private long dispatchAvailable() {
-        long dispatched = cursor.advance(visibleEnd, this::dispatch, () -> stopped);
+        long dispatched = cursor.advance(visibleEnd, dispatchOne, stopRequested);
         if (dispatched > 0) {
             plugins.wakeup();
         }
@@ -153,19 +161,14 @@ public final class ReputMessageService implements Runnable {
     }
 
     /** What a dispatcher is handed for a record: delayed messages carry their delivery time as tags code. */
-    public DispatchRequest prepare(DispatchRequest request) {
-        if (!MessageConst.SCHEDULE_TOPIC.equals(request.topic())) {
-            return request;
+    public void prepare(DispatchRecordView request) {
+        if (MessageConst.SCHEDULE_TOPIC.equals(request.topic())) {
+            request.tagsCode(delayLevels.deliverTimestamp(levelOf(request), request.storeTimestamp()));
         }
-        long deliverAt = delayLevels.deliverTimestamp(levelOf(request), request.storeTimestamp());
-        return new DispatchRequest(request.topic(), request.queueId(), request.commitLogOffset(),
-                request.msgSize(), deliverAt, request.storeTimestamp(), request.consumeQueueOffset(),
-                request.keys(), request.uniqKey(), request.sysFlag(), request.preparedTransactionOffset(),
-                request.properties(), request.bornTimestamp());
     }
 
-    private void dispatch(DispatchRequest raw) {
-        DispatchRequest request = prepare(raw);
+    private void dispatch(DispatchRecordView request) {
+        prepare(request);
         dispatchers.dispatch(request);
         stats.recordDispatched();
         if (MessageSysFlag.takesQueueOffset(request.sysFlag())) {
@@ -180,7 +183,7 @@ public final class ReputMessageService implements Runnable {
     }
 
     private static int levelOf(DispatchRequest m) {
-        String v = m.properties().get(MessageConst.DELAY_TIME_LEVEL);
+        String v = m.property(MessageConst.DELAY_TIME_LEVEL);
         try {
             return v == null ? 1 : Integer.parseInt(v);
         } catch (NumberFormatException e) {

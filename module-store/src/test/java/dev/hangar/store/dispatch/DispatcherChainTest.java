@@ -55,7 +55,7 @@ class DispatcherChainTest {
     }
 
     private static DispatchRequest request() {
-        return new DispatchRequest("T", 0, 1234, 100, 0, 0, 0, null, null, 0, 0, java.util.Map.of(), 0);
+        return DispatchRequest.of("T", 0, 1234, 100, 0, 0, 0, null, null, 0, 0, java.util.Map.of(), 0);
     }
 
     private static int flagsAfterOneFailure(String name, CommitLogDispatcher dispatcher) {

@@ -41,6 +41,41 @@ class PluginDispatcherTest {
     }
 
     @Test
+    void aPluginKeepingWhatItWasHandedKeepsStableCopiesWhileTheRequestItselfIsReused() {
+        RetainingDispatcherProvider.KEPT.clear();
+        try (DefaultMessageStore store = TestStores.started(dir, "dispatchers", "consume-queue,index,test-retaining")) {
+            for (int i = 0; i < 40; i++) {
+                dev.hangar.spi.message.Message m = TestStores.message("Keep", i % 2, "p" + i)
+                        .keys("k-" + i, "x-" + i).tags("tag-" + i);
+                m.property(dev.hangar.spi.message.MessageConst.UNIQ_KEY, "U-" + i);
+                assertTrue(store.putMessage(m).isOk());
+            }
+            TestStores.await("the plugin caught up", () -> RetainingDispatcherProvider.KEPT.size() >= 40
+                    && TestInternals.plugins(store).maxLagBytes() == 0);
+            List<RetainingDispatcherProvider.Kept> kept = RetainingDispatcherProvider.KEPT;
+            assertEquals(40, kept.size());
+            for (int i = 0; i < kept.size(); i++) {
+                RetainingDispatcherProvider.Kept k = kept.get(i);
+                assertEquals("Keep", k.topic());
+                assertEquals("k-" + i + " x-" + i, k.keys(), "the keys String stays the record's own");
+                assertEquals("U-" + i, k.uniqKey());
+                assertEquals("tag-" + i, k.tag());
+                assertEquals("tag-" + i, k.properties().get("TAGS"));
+                assertEquals(List.of("k-" + i, "x-" + i), k.keysFromBytes());
+                assertEquals("k-" + i + " x-" + i, k.copy().keys(), "copy() holds every value");
+                assertEquals(("tag-" + i).hashCode(), k.copy().tagsCode());
+                assertEquals(i / 2, k.copy().consumeQueueOffset());
+                assertTrue(k.thread().startsWith("hangar-plugin-"), "the plugin runs on its own thread: " + k.thread());
+                assertEquals(kept.get(0).thread(), k.thread(), "always the same thread");
+                // as documented: the request object is the plugin cursor's one view, re-pointed at every record
+                assertTrue(k.request() == kept.get(0).request(), "one reused view per plugin cursor");
+            }
+            assertEquals(kept.get(39).copy().commitLogOffset(), kept.get(0).request().commitLogOffset(),
+                    "a request kept past dispatch() describes whatever record came last");
+        }
+    }
+
+    @Test
     void aThrowingThirdPartyDispatcherIsCountedAndDoesNotStopTheBuiltIns() {
         try (DefaultMessageStore store = TestStores.started(dir, "dispatchers", "consume-queue,test-throwing,index")) {
             for (int i = 0; i < 20; i++) {

@@ -21,7 +21,7 @@ public final class RecordingDispatcherProvider implements CommitLogDispatcherPro
         return new CommitLogDispatcher() {
             @Override
             public void dispatch(DispatchRequest request) {
-                RECEIVED.add(request);
+                RECEIVED.add(request.copy()); // the request is valid only during dispatch()
             }
 
             @Override

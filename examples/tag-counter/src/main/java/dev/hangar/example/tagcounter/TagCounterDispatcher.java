@@ -70,7 +70,12 @@ public final class TagCounterDispatcher implements CommitLogDispatcher {
             return; // already counted: the engine re-sends records after a crash
         }
         if (MessageSysFlag.takesQueueOffset(request.sysFlag()) && (topics.isEmpty() || topics.contains(request.topic()))) {
-            String tag = request.properties().getOrDefault("TAGS", "");
+            // property() and topic() return immutable copies: safe to keep after dispatch() returns, unlike the
+            // request itself, which the engine re-points at the next record
+            String tag = request.property("TAGS");
+            if (tag == null) {
+                tag = "";
+            }
             counts.merge(request.topic() + "/" + tag, 1L, Long::sum);
         }
         dispatchedOffset = request.nextOffset();

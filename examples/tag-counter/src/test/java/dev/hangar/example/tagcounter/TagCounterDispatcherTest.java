@@ -89,9 +89,9 @@ class TagCounterDispatcherTest {
     @Test
     void truncationDropsCountsThatMayIncludeDroppedRecords() {
         TagCounterDispatcher d = new TagCounterDispatcher(dir.resolve("c.properties"), java.util.Set.of());
-        d.dispatch(new dev.hangar.spi.dispatch.DispatchRequest("T", 0, 0, 100, 0, 1, 0, null, null, 0, 0,
+        d.dispatch(dev.hangar.spi.dispatch.DispatchRequest.of("T", 0, 0, 100, 0, 1, 0, null, null, 0, 0,
                 java.util.Map.of("TAGS", "a"), 1));
-        d.dispatch(new dev.hangar.spi.dispatch.DispatchRequest("T", 0, 0, 100, 0, 1, 0, null, null, 0, 0,
+        d.dispatch(dev.hangar.spi.dispatch.DispatchRequest.of("T", 0, 0, 100, 0, 1, 0, null, null, 0, 0,
                 java.util.Map.of("TAGS", "a"), 1));
         assertEquals(1L, d.counts().get("T/a"), "a re-sent record is not counted twice");
         d.truncate(50);

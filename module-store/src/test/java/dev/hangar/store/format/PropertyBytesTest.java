@@ -3,25 +3,37 @@ package dev.hangar.store.format;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class LazyPropertiesTest {
+class PropertyBytesTest {
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The value of {@code name} in encoded properties placed at an offset of a larger buffer. */
+    private static String find(byte[] encoded, String name) {
+        ByteBuffer buf = ByteBuffer.allocate(encoded.length + 10);
+        buf.put(5, encoded);
+        return PropertyBytes.find(buf, 5, 5 + encoded.length, bytes(name));
+    }
+
+    private static int hashOf(byte[] encoded, String name) {
+        return PropertyBytes.hashOf(ByteBuffer.wrap(encoded), 0, encoded.length, bytes(name));
     }
 
     @Test
     void findsAValueWithoutDecodingTheRestAndTellsLookalikeNamesApart() {
         byte[] encoded = bytes("TAGSX\u0001no\u0002KEYS\u0001k1 k2\u0002TAGS\u0001ünï\u0002UNIQ_KEY\u0001U1");
-        assertEquals("ünï", LazyProperties.find(encoded, bytes("TAGS")));
-        assertEquals("k1 k2", LazyProperties.find(encoded, bytes("KEYS")));
-        assertEquals("U1", LazyProperties.find(encoded, bytes("UNIQ_KEY")));
-        assertNull(LazyProperties.find(encoded, bytes("DELAY")));
-        assertNull(LazyProperties.find(new byte[0], bytes("TAGS")));
-        assertEquals("v", LazyProperties.find(bytes("a\u0001v\u0002"), bytes("a")), "a trailing separator is fine");
+        assertEquals("ünï", find(encoded, "TAGS"));
+        assertEquals("k1 k2", find(encoded, "KEYS"));
+        assertEquals("U1", find(encoded, "UNIQ_KEY"));
+        assertNull(find(encoded, "DELAY"));
+        assertNull(find(new byte[0], "TAGS"));
+        assertEquals("v", find(bytes("a\u0001v\u0002"), "a"), "a trailing separator is fine");
     }
 
     @Test
@@ -31,20 +43,22 @@ class LazyPropertiesTest {
         props.put("TAGS", "t");
         props.put("ünï", "✓");
         byte[] encoded = MessagePropertiesCodec.encode(props);
-        LazyProperties lazy = new LazyProperties(encoded);
-        assertEquals(props, lazy);
-        assertEquals("✓", lazy.get("ünï"));
+        ByteBuffer buf = ByteBuffer.allocate(encoded.length + 3);
+        buf.put(3, encoded);
+        Map<String, String> decoded = PropertyBytes.decode(buf, 3, encoded.length);
+        assertEquals(props, decoded);
+        assertEquals("✓", decoded.get("ünï"));
     }
 
     @Test
     void theTagsCodeFromBytesEqualsTheStringHashForAsciiAndNonAsciiTags() {
         for (String tag : new String[] {"TagA", "bench", "a", "ünï", "中文-tag", "x y z"}) {
             byte[] encoded = bytes("KEYS\u0001k\u0002TAGS\u0001" + tag + "\u0002UNIQ_KEY\u0001U");
-            assertEquals(tag.hashCode(), LazyProperties.hashOf(encoded, bytes("TAGS")), tag);
-            assertEquals(tag.hashCode(), LazyProperties.hashOf(bytes("TAGS\u0001" + tag), bytes("TAGS")), tag);
+            assertEquals(tag.hashCode(), hashOf(encoded, "TAGS"), tag);
+            assertEquals(tag.hashCode(), hashOf(bytes("TAGS\u0001" + tag), "TAGS"), tag);
         }
-        assertEquals(0, LazyProperties.hashOf(bytes("KEYS\u0001k"), bytes("TAGS")), "absent");
-        assertEquals(0, LazyProperties.hashOf(bytes("TAGS\u0001\u0002KEYS\u0001k"), bytes("TAGS")), "empty");
+        assertEquals(0, hashOf(bytes("KEYS\u0001k"), "TAGS"), "absent");
+        assertEquals(0, hashOf(bytes("TAGS\u0001\u0002KEYS\u0001k"), "TAGS"), "empty");
     }
 
     @Test
