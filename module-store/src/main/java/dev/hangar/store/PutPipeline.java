@@ -1,5 +1,6 @@
 package dev.hangar.store;
 
+import dev.hangar.spi.flush.FlushCommitLogService;
 import dev.hangar.spi.ha.ReplicationService;
 import dev.hangar.spi.message.Message;
 import dev.hangar.spi.message.MessageSysFlag;
@@ -194,20 +195,30 @@ final class PutPipeline {
                 "the flush service did not answer within syncFlushTimeout + " + JOIN_GRACE_MILLIS + " ms");
     }
 
-    /** The one future an asynchronous put returns, told by the flush service when the put is durable. */
+    /**
+     * The one future an asynchronous put returns: completed here when the flush service answers at once (async
+     * flush, or a put that does not wait), else a {@link PendingPut} the flush service completes.
+     */
     CompletableFuture<PutMessageResult> whenDurable(StoreRuntime rt, AppendMessageResult r, boolean waitForFlush,
                                                     long begin) {
         long nextOffset = r.wroteOffset() + r.wroteBytes();
         ReplicationService replication = rt.replication();
         CompletableFuture<PutMessageStatus> replicated = replication == null ? null
                 : replication.handle(nextOffset, waitForFlush);
-        PendingPut put = new PendingPut(completion, r, begin, replication, replicated);
-        PutMessageStatus flushed = PutMessageStatus.PUT_OK;
-        if (waitForFlush) {
-            flushed = rt.flushService().awaitFlush(nextOffset, put);
-        } else {
-            rt.flushService().handle(nextOffset, false);
+        FlushCommitLogService flush = rt.flushService();
+        if (!waitForFlush || flush.acknowledgesAtOnce()) {
+            CompletableFuture<PutMessageStatus> flushed = flush.handle(nextOffset, waitForFlush);
+            if (flushed.isDone() && (replicated == null || replicated.isDone())) {
+                return CompletableFuture.completedFuture(completion.finish(PutCompletion.statusOf(flushed),
+                        replicated == null ? PutMessageStatus.PUT_OK : PutCompletion.statusOf(replicated), r,
+                        replication, begin));
+            }
+            PendingPut put = new PendingPut(completion, r, begin, replication, replicated);
+            flushed.whenComplete((s, e) -> put.flushed(PutCompletion.statusOf(flushed)));
+            return put;
         }
+        PendingPut put = new PendingPut(completion, r, begin, replication, replicated);
+        PutMessageStatus flushed = flush.awaitFlush(nextOffset, put);
         if (flushed != null) {
             put.flushed(flushed);
         }

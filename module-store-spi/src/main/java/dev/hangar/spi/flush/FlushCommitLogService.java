@@ -48,6 +48,15 @@ public interface FlushCommitLogService {
         return null;
     }
 
+    /**
+     * True when this service acknowledges every put before any force (async flush): {@link #handle} then always
+     * returns a completed {@code PUT_OK} future it need not allocate, and {@link #awaitFlush} returns {@code PUT_OK}
+     * at once. The engine then builds no waiter for a put. Default false.
+     */
+    default boolean acknowledgesAtOnce() {
+        return false;
+    }
+
     /** Hints that new data was appended. */
     void wakeup();
 
