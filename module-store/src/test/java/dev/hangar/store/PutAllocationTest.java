@@ -114,6 +114,46 @@ class PutAllocationTest {
     }
 
     @Test
+    void blockingSyncFlushPutsFromManyThreadsAllocateOnlyTheirResults() throws Exception {
+        int threads = 8;
+        int perThread = 1_000;
+        try (DefaultMessageStore store = TestStores.started(dir, "flushDiskType", "SYNC_FLUSH",
+                "mappedFileSizeCommitLog", Integer.toString(64 * 1024 * 1024))) {
+            long[] bytes = new long[threads];
+            int[] ok = new int[threads];
+            Thread[] putters = new Thread[threads];
+            for (int t = 0; t < threads; t++) {
+                int index = t;
+                putters[t] = new Thread(() -> {
+                    Message message = TestStores.message("AllocTopic", index, "x".repeat(1024));
+                    for (int i = 0; i < perThread; i++) {
+                        store.putMessage(message);
+                    }
+                    long sum = 0;
+                    for (int i = 0; i < perThread; i++) {
+                        long before = allocatedByCaller();
+                        boolean isOk = store.putMessage(message).isOk();
+                        sum += allocatedByCaller() - before;
+                        ok[index] += isOk ? 1 : 0;
+                    }
+                    bytes[index] = sum;
+                });
+                putters[t].start();
+            }
+            long total = 0;
+            for (int t = 0; t < threads; t++) {
+                putters[t].join(120_000);
+                total += bytes[t];
+                assertTrue(ok[t] == perThread, ok[t] + " puts ok of " + perThread);
+            }
+            long perPut = total / ((long) threads * perThread);
+            String what = "SYNC_FLUSH putMessage from " + threads + " threads: " + perPut + " B per put on the callers";
+            System.out.println(what);
+            assertTrue(perPut <= SYNC_CALLER_BOUND, what);
+        }
+    }
+
+    @Test
     void anAsyncFlushPutAllocatesItsResultAndOneFuture() {
         long[] bytes = perPut("ASYNC_FLUSH", (store, m) -> poll(store.asyncPutMessage(m)));
         String what = describe("ASYNC_FLUSH asyncPutMessage", bytes);
