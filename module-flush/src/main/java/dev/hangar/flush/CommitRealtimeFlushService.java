@@ -64,6 +64,12 @@ final class CommitRealtimeFlushService implements FlushCommitLogService {
         return RealtimeFlushService.ACKNOWLEDGED;
     }
 
+    /** Async flush: puts are acknowledged before the force. */
+    @Override
+    public boolean acknowledgesAtOnce() {
+        return true;
+    }
+
     @Override
     public void wakeup() {
         committer.wakeup();

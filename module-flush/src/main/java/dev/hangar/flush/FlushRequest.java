@@ -1,48 +1,17 @@
 package dev.hangar.flush;
 
+import dev.hangar.spi.flush.FlushWaiter;
 import dev.hangar.spi.store.PutMessageStatus;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One put waiting for its bytes to be durable: done {@code PUT_OK} once the flushed position reaches
- * {@link #nextOffset()}, or {@code FLUSH_DISK_TIMEOUT} at its deadline or when the force fails.
- *
- * <p>Thread-safe: whichever of the flush thread, the deadline watcher or shutdown completes it first wins;
- * later completions are no-ops.
+ * The future {@link GroupCommitFlushService#handle} returns, which is also the waiter it registers: one object per
+ * put for callers of the future API. The engine uses {@code awaitFlush} and passes a waiter of its own instead.
  */
-final class FlushRequest {
-    private final long nextOffset;
-    private final long deadlineNanos;
-    private final CompletableFuture<PutMessageStatus> future = new CompletableFuture<>();
+final class FlushRequest extends CompletableFuture<PutMessageStatus> implements FlushWaiter {
 
-    FlushRequest(long nextOffset, long deadlineNanos) {
-        this.nextOffset = nextOffset;
-        this.deadlineNanos = deadlineNanos;
-    }
-
-    long nextOffset() {
-        return nextOffset;
-    }
-
-    /** In {@link System#nanoTime()} terms. */
-    long deadlineNanos() {
-        return deadlineNanos;
-    }
-
-    boolean isCoveredBy(long flushedWhere) {
-        return nextOffset <= flushedWhere;
-    }
-
-    boolean isDone() {
-        return future.isDone();
-    }
-
-    /** True when this call completed it. */
-    boolean complete(PutMessageStatus status) {
-        return future.complete(status);
-    }
-
-    CompletableFuture<PutMessageStatus> future() {
-        return future;
+    @Override
+    public void flushed(PutMessageStatus status) {
+        complete(status);
     }
 }

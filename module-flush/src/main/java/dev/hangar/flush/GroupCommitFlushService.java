@@ -4,34 +4,35 @@ import dev.hangar.spi.flush.FlushCommitLogService;
 import dev.hangar.spi.flush.FlushContext;
 import dev.hangar.spi.flush.FlushStatistics;
 import dev.hangar.spi.flush.FlushTarget;
+import dev.hangar.spi.flush.FlushWaiter;
 import dev.hangar.spi.store.PutMessageStatus;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sync flush ({@code group-commit}): a put that waits gets a future completed {@code PUT_OK} once the flushed
- * position covers its {@code nextOffset}.
+ * Sync flush ({@code group-commit}): a put that waits is told {@code PUT_OK} once the flushed position covers its
+ * {@code nextOffset}.
  *
- * <p>Group commit: put threads add requests to a lock-free queue and wake the flush thread. Each round the
- * thread takes every queued request, notes the written position, forces once (again only if the force stopped
- * at a file boundary) and completes every request the new flushed position covers. Puts arriving during the
- * fsync wait for the next round, so one fsync acknowledges as many puts as arrived during the previous one.
- * Requests not yet covered stay for the next round; the {@link FlushDeadlineWatcher} completes those still
- * waiting after {@code syncFlushTimeout} ms with {@code FLUSH_DISK_TIMEOUT}, even if a force hangs.
+ * <p>Group commit that keeps the disk busy: put threads register in the {@link WaitingPuts} table (keyed by their
+ * end offset) and wake the flush thread. Each round the thread notes the written position, forces up to it (again
+ * only if the force stopped at a file boundary), and releases every waiter the new flushed position covers, in one
+ * pass. Then it looks again at once: if puts were written during the force, the next force starts right away and
+ * covers all of them; the thread only sleeps when nothing is written beyond the flushed position. So one fsync
+ * acknowledges as many puts as arrived during the previous one, and no waiter covered by a force waits for a
+ * later one. The {@link FlushDeadlineWatcher} completes waiters still waiting after {@code syncFlushTimeout} ms
+ * with {@code FLUSH_DISK_TIMEOUT}, even if a force hangs.
  *
- * <p>A failed force leaves the flushed position where it was: no request beyond it is ever completed
- * {@code PUT_OK}. The failure is counted, marks the store not writable once, the waiting requests complete
- * {@code FLUSH_DISK_TIMEOUT}, and later rounds retry, so requests succeed again once the disk recovers.
+ * <p>A failed force leaves the flushed position where it was: no waiter beyond it is ever told {@code PUT_OK}. The
+ * failure is counted, marks the store not writable once, the waiting puts complete {@code FLUSH_DISK_TIMEOUT}, and
+ * later rounds retry, so puts succeed again once the disk recovers.
  *
- * <p>Futures are completed on the flush thread (or the watcher's): callers should attach slow work with the
- * {@code *Async} stages. Thread-safety: {@link #handle}, {@link #wakeup}, {@link #statistics} from any thread;
- * {@link #start} and {@link #shutdown} once each. Shutdown flushes everything and completes every request.
+ * <p>Waiters are told on the flush thread (or the watcher's): callers should attach slow work to the
+ * {@link #handle} futures with the {@code *Async} stages. Thread-safety: {@link #handle}, {@link #awaitFlush},
+ * {@link #wakeup}, {@link #statistics} from any thread; {@link #start} and {@link #shutdown} once each. Shutdown
+ * flushes everything and tells every waiter.
  */
 final class GroupCommitFlushService implements FlushCommitLogService {
     static final String THREAD_NAME = "hangar-flush-group-commit";
@@ -39,7 +40,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
     private static final long IDLE_WAIT_MILLIS = 1_000;
     /** After a failed force: how soon to retry when no new request arrives. */
     private static final long FAILURE_RETRY_MILLIS = 200;
-    /** When a force made no progress though requests wait (e.g. the data is not committed yet). */
+    /** When a force made no progress though puts wait (e.g. the data is not committed yet). */
     private static final long STALLED_RETRY_MILLIS = 5;
     /** A force may stop at a file boundary; a record never spans two files, so a few forces reach any goal. */
     private static final int MAX_FLUSHES_PER_ROUND = 4;
@@ -50,14 +51,14 @@ final class GroupCommitFlushService implements FlushCommitLogService {
     private final FlushSettings settings;
     private final FlushStatistics statistics;
     private final CheckpointingFlusher flusher;
+    private final WaitingPuts waiting = new WaitingPuts();
+    /** Reused by the flush thread for every release. */
+    private final WaitingPuts.Batch released = new WaitingPuts.Batch();
     private final FlushDeadlineWatcher watcher;
     private final ServiceWorker worker;
     private final long timeoutNanos;
-    private final ConcurrentLinkedQueue<FlushRequest> incoming = new ConcurrentLinkedQueue<>();
-    /** Requests taken from {@link #incoming} and not yet completed; flush thread only. */
-    private final List<FlushRequest> waiting = new ArrayList<>();
     private final AtomicBoolean shutDown = new AtomicBoolean();
-    /** Set once the final flush is done: from then on a put completes its own request. */
+    /** Set once the final flush is done: from then on a put is answered at once by what is flushed. */
     private volatile boolean closed;
     private boolean lastRoundFailed;
 
@@ -70,7 +71,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
                 statistics);
         this.flusher = new CheckpointingFlusher(target, context.checkpoint(), statistics, failures);
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.syncFlushTimeoutMillis());
-        this.watcher = new FlushDeadlineWatcher(settings.syncFlushTimeoutMillis());
+        this.watcher = new FlushDeadlineWatcher(waiting, target::flushedWhere, settings.syncFlushTimeoutMillis());
         this.worker = new ServiceWorker(THREAD_NAME, this::run);
     }
 
@@ -88,18 +89,32 @@ final class GroupCommitFlushService implements FlushCommitLogService {
             worker.wakeup();
             return RealtimeFlushService.ACKNOWLEDGED;
         }
-        if (closed) {
-            return CompletableFuture.completedFuture(statusByCoverage(nextOffset));
+        FlushRequest request = new FlushRequest();
+        PutMessageStatus now = awaitFlush(nextOffset, request);
+        if (now != null) {
+            request.complete(now);
         }
-        FlushRequest request = new FlushRequest(nextOffset, System.nanoTime() + timeoutNanos);
-        watcher.watch(request);
-        incoming.add(request);
+        return request;
+    }
+
+    @Override
+    public PutMessageStatus awaitFlush(long nextOffset, FlushWaiter waiter) {
+        FlushContexts.requireOffset(nextOffset);
+        if (closed || target.flushedWhere() >= nextOffset) {
+            return statusByCoverage(nextOffset);
+        }
+        waiting.add(waiter, nextOffset, System.nanoTime() + timeoutNanos);
         worker.wakeup();
         if (closed) {
             // Shutdown's final sweep may have run before our add: make sure nothing is left waiting forever.
-            completeIncomingAfterClose();
+            releaseAll(new WaitingPuts.Batch());
         }
-        return request.future();
+        return null;
+    }
+
+    /** Puts registered and not yet told; for tests. */
+    int waitingPuts() {
+        return waiting.size();
     }
 
     @Override
@@ -121,11 +136,10 @@ final class GroupCommitFlushService implements FlushCommitLogService {
         closed = true;
         watcher.stop(RealtimeFlushService.SHUTDOWN_JOIN_MILLIS);
         // Normally none is left; some are if the flush thread hung in a force past the join bound.
-        int left = watcher.completeRemaining(target::flushedWhere);
+        int left = releaseAll(new WaitingPuts.Batch());
         if (left > 0) {
-            LOG.warn("{}: completed {} request(s) left behind by a flush thread that did not stop", THREAD_NAME, left);
+            LOG.warn("{}: told {} waiting put(s) left behind by a flush thread that did not stop", THREAD_NAME, left);
         }
-        completeIncomingAfterClose();
     }
 
     @Override
@@ -150,20 +164,19 @@ final class GroupCommitFlushService implements FlushCommitLogService {
 
     /**
      * One group commit. Returns true when the flushed position moved, so the caller looks again at once for
-     * puts that arrived during the force instead of waiting.
+     * puts written during the force instead of waiting.
      */
     private boolean commitRound() {
-        drainIncoming();
         long flushedBefore = target.flushedWhere();
         // Noted before forcing: everything written so far is in the file, so one force covers it.
         long goal = target.maxWrotePosition();
         lastRoundFailed = false;
         if (flushedBefore < goal && flusher.flushUpTo(goal, MAX_FLUSHES_PER_ROUND) == CheckpointingFlusher.FAILED) {
             lastRoundFailed = true;
-            completeWaiting(true);
+            release(true);
             return false;
         }
-        completeWaiting(false);
+        release(false);
         return target.flushedWhere() > flushedBefore;
     }
 
@@ -174,63 +187,39 @@ final class GroupCommitFlushService implements FlushCommitLogService {
         return waiting.isEmpty() ? IDLE_WAIT_MILLIS : STALLED_RETRY_MILLIS;
     }
 
-    private void drainIncoming() {
-        for (FlushRequest r = incoming.poll(); r != null; r = incoming.poll()) {
-            waiting.add(r);
-        }
-    }
-
     /**
-     * Completes {@code PUT_OK} every waiting request the flushed position covers (read now, after the force);
-     * the others stay, or complete {@code FLUSH_DISK_TIMEOUT} when {@code failUncovered}.
+     * Tells {@code PUT_OK} every waiter the flushed position covers (read now, after the force), and
+     * {@code FLUSH_DISK_TIMEOUT} the others when {@code failUncovered} or past their deadline.
      */
-    private void completeWaiting(boolean failUncovered) {
-        long flushed = target.flushedWhere();
-        int acknowledged = 0;
-        int failed = 0;
-        int kept = 0;
-        for (int i = 0, n = waiting.size(); i < n; i++) {
-            FlushRequest request = waiting.get(i);
-            if (request.isDone()) {
-                continue;
-            }
-            if (request.isCoveredBy(flushed)) {
-                if (request.complete(PutMessageStatus.PUT_OK)) {
-                    acknowledged++;
-                }
-            } else if (failUncovered) {
-                if (request.complete(PutMessageStatus.FLUSH_DISK_TIMEOUT)) {
-                    failed++;
-                }
-            } else {
-                waiting.set(kept++, request);
-            }
-        }
-        waiting.subList(kept, waiting.size()).clear();
+    private void release(boolean failUncovered) {
+        waiting.sweep(target.flushedWhere(), System.nanoTime(), failUncovered, released);
+        int told = released.size();
+        int acknowledged = released.tell();
         if (acknowledged > 0) {
             statistics.recordGroupCommit(acknowledged);
         }
-        if (failed > 0) {
-            LOG.warn("{}: {} waiting put(s) completed FLUSH_DISK_TIMEOUT because the force failed", THREAD_NAME, failed);
+        if (failUncovered && told > acknowledged) {
+            LOG.warn("{}: {} waiting put(s) completed FLUSH_DISK_TIMEOUT because the force failed", THREAD_NAME,
+                    told - acknowledged);
         }
+    }
+
+    /** Tells every waiter left: {@code PUT_OK} when covered, else {@code FLUSH_DISK_TIMEOUT}. Returns how many. */
+    private int releaseAll(WaitingPuts.Batch batch) {
+        waiting.sweep(target.flushedWhere(), System.nanoTime(), true, batch);
+        int told = batch.size();
+        batch.tell();
+        return told;
     }
 
     /** Final work, on the flush thread (or on the caller if the service never started). */
     private void finishBeforeStop() {
-        drainIncoming();
         if (!flusher.flushEverything(RealtimeFlushService.SHUTDOWN_FLUSH_TRIES)) {
             LOG.error("{}: could not flush everything before stopping: flushed {} of {} bytes", THREAD_NAME,
                     target.flushedWhere(), target.maxWrotePosition());
         }
         closed = true;
-        drainIncoming();
-        completeWaiting(true);
-    }
-
-    private void completeIncomingAfterClose() {
-        for (FlushRequest r = incoming.poll(); r != null; r = incoming.poll()) {
-            r.complete(statusByCoverage(r.nextOffset()));
-        }
+        release(true);
     }
 
     private PutMessageStatus statusByCoverage(long nextOffset) {

@@ -78,6 +78,12 @@ final class RealtimeFlushService implements FlushCommitLogService {
         return ACKNOWLEDGED;
     }
 
+    /** Async flush: puts are acknowledged before the force. */
+    @Override
+    public boolean acknowledgesAtOnce() {
+        return true;
+    }
+
     @Override
     public void wakeup() {
         if (wokenByPuts) {

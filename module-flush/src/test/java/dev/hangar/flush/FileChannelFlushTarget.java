@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
 
 /**
  * A CommitLog stand-in on a real file: appends write to a {@link FileChannel} (or, with a write buffer, to
@@ -39,6 +40,8 @@ final class FileChannelFlushTarget implements FlushTarget, AutoCloseable {
     /** Runs inside a force, after fsync and before the flushed position moves. */
     volatile Runnable duringForce = () -> { };
     final AtomicInteger forces = new AtomicInteger();
+    /** Runs just before each real fsync with the position it will cover (it may block, holding the force). */
+    volatile LongConsumer forceStarting = end -> { };
     /** When above 0, one force covers at most this many bytes, as a mapped file queue stops at a file end. */
     volatile long maxBytesPerForce;
 
@@ -98,6 +101,7 @@ final class FileChannelFlushTarget implements FlushTarget, AutoCloseable {
             if (leastPages > 0 && end / PAGE - flushed / PAGE < leastPages) {
                 return true;
             }
+            forceStarting.accept(end);
             channel.force(false);
             forces.incrementAndGet();
             duringForce.run();

@@ -17,6 +17,9 @@ import java.util.concurrent.CompletableFuture;
  *   <li>A failed force never advances the flushed position and never completes a request {@code PUT_OK}: the
  *       service reports it to {@link StoreHealth#markNotWritable} and completes waiting requests with
  *       {@code FLUSH_DISK_TIMEOUT}.</li>
+ *   <li>{@link #awaitFlush(long, FlushWaiter)} is the allocation-free form of {@code handle(nextOffset, true)}
+ *       that the engine uses; the default adapts {@link #handle}, so a third-party service need not implement
+ *       it.</li>
  *   <li>The service owns its thread(s); they must be daemon-free of the put path (no put thread flushes).</li>
  * </ul>
  */
@@ -26,6 +29,33 @@ public interface FlushCommitLogService {
 
     /** Asks for {@code nextOffset} to become durable. */
     CompletableFuture<PutMessageStatus> handle(long nextOffset, boolean waitForFlush);
+
+    /**
+     * Asks for {@code nextOffset} to become durable, as {@code handle(nextOffset, true)} does, without a future:
+     * returns the status when it is known at once (an async service acknowledges at once; a service that is shut
+     * down answers by what is flushed), and then never calls {@code waiter}; otherwise returns null and calls
+     * {@link FlushWaiter#flushed} exactly once later (possibly on another thread before this call returns), with the
+     * status the future would have completed with.
+     * Called by put threads right after their append, outside the put lock; must not block.
+     */
+    default PutMessageStatus awaitFlush(long nextOffset, FlushWaiter waiter) {
+        CompletableFuture<PutMessageStatus> future = handle(nextOffset, true);
+        if (future.isDone()) {
+            return future.isCompletedExceptionally() ? PutMessageStatus.UNKNOWN_ERROR : future.join();
+        }
+        future.whenComplete((status, failure) -> waiter.flushed(failure == null && status != null
+                ? status : PutMessageStatus.UNKNOWN_ERROR));
+        return null;
+    }
+
+    /**
+     * True when this service acknowledges every put before any force (async flush): {@link #handle} then always
+     * returns a completed {@code PUT_OK} future it need not allocate, and {@link #awaitFlush} returns {@code PUT_OK}
+     * at once. The engine then builds no waiter for a put. Default false.
+     */
+    default boolean acknowledgesAtOnce() {
+        return false;
+    }
 
     /** Hints that new data was appended. */
     void wakeup();

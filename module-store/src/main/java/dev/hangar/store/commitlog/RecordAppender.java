@@ -3,9 +3,10 @@ package dev.hangar.store.commitlog;
 import dev.hangar.spi.mapped.AppendCallback;
 import dev.hangar.spi.store.AppendMessageResult;
 import dev.hangar.spi.store.AppendMessageStatus;
+import dev.hangar.spi.store.MessageIdSource;
 import dev.hangar.store.format.CommitLogRecordFormat;
 import dev.hangar.store.format.MessageEncoder;
-import dev.hangar.store.format.MessageIdList;
+import dev.hangar.store.format.MessageIdCodec;
 import java.nio.ByteBuffer;
 import java.util.List;
 
@@ -15,14 +16,15 @@ import java.util.List;
  * current put so an append allocates nothing but its result.
  */
 final class RecordAppender implements AppendCallback {
-    private final byte[] storeHostPrefix;
+    /** Shared by every result of this log: ids are computed from it only when a caller asks. */
+    private final MessageIdSource idSource;
     private MessageEncoder encoder;
     private long queueOffset;
     private boolean takesQueueOffset;
     private long storeTimestamp;
 
     RecordAppender(byte[] storeHostPrefix) {
-        this.storeHostPrefix = storeHostPrefix;
+        this.idSource = offset -> MessageIdCodec.create(storeHostPrefix, offset);
     }
 
     void prepare(MessageEncoder encoder, long queueOffset, boolean takesQueueOffset, long storeTimestamp) {
@@ -48,8 +50,7 @@ final class RecordAppender implements AppendCallback {
             encoder.stamp(i, qo, wroteOffset + encoder.recordStart(i), storeTimestamp);
         }
         encoder.copyTo(target);
-        return new AppendMessageResult(AppendMessageStatus.PUT_OK, wroteOffset, length,
-                new MessageIdList(storeHostPrefix, wroteOffset, encoder.relativeStarts()), storeTimestamp,
+        return AppendMessageResult.appended(wroteOffset, length, idSource, encoder.relativeStarts(), storeTimestamp,
                 takesQueueOffset ? queueOffset : 0, n);
     }
 }

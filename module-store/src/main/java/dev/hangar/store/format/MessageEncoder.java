@@ -282,7 +282,7 @@ public final class MessageEncoder {
         buffer.putLong(start + CommitLogRecordFormat.storeTimestampOffset(sysFlags[i]), storeTimestamp);
     }
 
-    /** Record starts relative to the first record, or null for a single record (for {@link MessageIdList}). */
+    /** Record starts relative to the first record, or null for a single record (for the append result's message ids). */
     public int[] relativeStarts() {
         if (count == 1) {
             return null;

@@ -1,0 +1,241 @@
+package dev.hangar.store;
+
+import dev.hangar.spi.flush.FlushCommitLogService;
+import dev.hangar.spi.ha.ReplicationService;
+import dev.hangar.spi.message.Message;
+import dev.hangar.spi.message.MessageSysFlag;
+import dev.hangar.spi.store.AppendMessageResult;
+import dev.hangar.spi.store.AppendMessageStatus;
+import dev.hangar.spi.store.PutMessageResult;
+import dev.hangar.spi.store.PutMessageStatus;
+import dev.hangar.store.format.MessageEncoder;
+import dev.hangar.store.put.BlockingFlushWait;
+import dev.hangar.store.put.DelayLevels;
+import dev.hangar.store.put.MessageValidator;
+import dev.hangar.store.put.PendingPut;
+import dev.hangar.store.put.PutCompletion;
+import dev.hangar.store.service.RunningFlags;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The put path of {@link DefaultMessageStore}: admission, checks, encoding and the CommitLog append, then the wait
+ * for durability: a blocking put parks in its thread's {@link BlockingFlushWait} slot, an asynchronous one returns a
+ * {@link PendingPut} that the flush service completes. Neither allocates anything per put for the flush beyond
+ * the API's result (and, for an asynchronous put, the one future it returns).
+ *
+ * <p>Thread-safe: any number of put threads; the append itself is serialised by the CommitLog's put lock.
+ */
+final class PutPipeline {
+    private static final long JOIN_GRACE_MILLIS = 30_000;
+    private static final long DISPATCH_WAIT_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long DISPATCH_WAIT_STEP_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+
+    private final PutAdmission admission;
+    private final PutCompletion completion;
+    private final RunningFlags flags;
+    private final DelayLevels delayLevels;
+    private final InetSocketAddress storeHost;
+    private final int maxMessageSize;
+    private final long maxDispatchBehind;
+    private final long backstopNanos;
+    private final BooleanSupplier shutdown;
+
+    /**
+     * @param maxDispatchBehind   bytes the dispatcher may lag before puts wait for it (0 = never)
+     * @param syncFlushTimeoutMillis the flush service's deadline; a blocking put gives up 30 s after it
+     * @param shutdown            whether the store is shut down
+     */
+    PutPipeline(PutAdmission admission, PutCompletion completion, RunningFlags flags, DelayLevels delayLevels,
+                InetSocketAddress storeHost, int maxMessageSize, long maxDispatchBehind, long syncFlushTimeoutMillis,
+                BooleanSupplier shutdown) {
+        this.admission = admission;
+        this.completion = completion;
+        this.flags = flags;
+        this.delayLevels = delayLevels;
+        this.storeHost = storeHost;
+        this.maxMessageSize = maxMessageSize;
+        this.maxDispatchBehind = maxDispatchBehind;
+        this.backstopNanos = TimeUnit.MILLISECONDS.toNanos(syncFlushTimeoutMillis + JOIN_GRACE_MILLIS);
+        this.shutdown = shutdown;
+    }
+
+    /**
+     * Admits, checks, encodes and appends one message. Returns the {@link AppendMessageResult} when it was written,
+     * else the (counted) refusal as a {@link PutMessageResult}: one return value, so an admitted put allocates no
+     * holder for two.
+     */
+    Object appendOne(StoreRuntime rt, Message message, long begin) {
+        PutMessageResult refused = admission.refusal(rt, shutdown.getAsBoolean());
+        if (refused == null) {
+            String problem = MessageValidator.check(message);
+            if (problem != null) {
+                refused = PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, problem);
+            }
+        }
+        if (refused != null) {
+            return completion.record(refused, begin, null);
+        }
+        Message m = delayLevels.divert(message);
+        MessageEncoder encoder = MessageEncoder.forCurrentThread(maxMessageSize);
+        PutMessageStatus encoded = encoder.encode(m, storeHost);
+        if (encoded != PutMessageStatus.PUT_OK) {
+            return completion.record(PutMessageResult.refused(encoded, encoder.failureReason()), begin, null);
+        }
+        return append(rt, encoder, m.topic(), m.queueId(), m.sysFlag(), begin);
+    }
+
+    /** {@link #appendOne} for a batch. */
+    Object appendBatch(StoreRuntime rt, List<Message> batch, long begin) {
+        PutMessageResult refused = admission.refusal(rt, shutdown.getAsBoolean());
+        if (refused == null) {
+            String problem = MessageValidator.checkBatch(batch);
+            if (problem != null) {
+                refused = PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, problem);
+            }
+        }
+        if (refused != null) {
+            return completion.record(refused, begin, null);
+        }
+        Message first = batch.get(0);
+        MessageEncoder encoder = MessageEncoder.forCurrentThread(maxMessageSize);
+        PutMessageStatus encoded = encoder.encodeBatch(batch, storeHost);
+        if (encoded != PutMessageStatus.PUT_OK) {
+            return completion.record(PutMessageResult.refused(encoded, encoder.failureReason()), begin, null);
+        }
+        return append(rt, encoder, first.topic(), first.queueId(), first.sysFlag(), begin);
+    }
+
+    private Object append(StoreRuntime rt, MessageEncoder encoder, String topic, int queueId, int sysFlag,
+                          long begin) {
+        if (encoder.encodedLength() > rt.commitLog().maxAppendLength()) {
+            return completion.record(PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "a record of "
+                    + encoder.encodedLength() + " bytes does not fit in a commit-log file of "
+                    + rt.commitLog().queue().mappedFileSize() + " bytes"), begin, null);
+        }
+        if (maxDispatchBehind > 0 && rt.reput().behindBytes() > maxDispatchBehind) {
+            waitForDispatch(rt);
+        }
+        AppendMessageResult r;
+        try {
+            r = rt.commitLog().append(encoder, topic, queueId, MessageSysFlag.takesQueueOffset(sysFlag));
+        } catch (InternalError e) {
+            if (e.getMessage() == null || !e.getMessage().contains("unsafe memory access")) {
+                throw e;
+            }
+            // a SIGBUS on a mapped page: the file system could not back it, the disk is full
+            rt.retention().diskMonitor().onWriteFault(e);
+            return completion.record(PutMessageResult.refused(PutMessageStatus.UNKNOWN_ERROR, flags.reason()),
+                    begin, null);
+        }
+        if (r.status() != AppendMessageStatus.PUT_OK) {
+            boolean diskFull = rt.retention().diskMonitor().onFileCreationFailed(rt.commitLog().queue().mappedFileSize());
+            // a full disk is the store refusing service (as past the 90% line), not a file-creation bug
+            return completion.record(diskFull ? new PutMessageResult(PutMessageStatus.SERVICE_NOT_AVAILABLE, r,
+                    flags.reason()) : new PutMessageResult(PutMessageStatus.CREATE_MAPPED_FILE_FAILED, r,
+                    "could not create a commit-log file (not writable?)"), begin, r);
+        }
+        rt.retention().diskMonitor().onAppended(r.wroteBytes());
+        rt.reput().wakeup();
+        return r;
+    }
+
+    /**
+     * Blocks until the appended put is as durable as the flush policy (and replication) promise: the thread parks in
+     * its own reusable slot, which the flush service tells; bounded by syncFlushTimeout + a grace, the flush
+     * service's own deadline being syncFlushTimeout.
+     */
+    PutMessageResult awaitDurable(StoreRuntime rt, AppendMessageResult r, boolean waitForFlush, long begin) {
+        long nextOffset = r.wroteOffset() + r.wroteBytes();
+        ReplicationService replication = rt.replication();
+        CompletableFuture<PutMessageStatus> replicated = replication == null ? null
+                : replication.handle(nextOffset, waitForFlush);
+        PutMessageStatus flushed = PutMessageStatus.PUT_OK;
+        long deadline = System.nanoTime() + backstopNanos;
+        if (waitForFlush) {
+            BlockingFlushWait slot = BlockingFlushWait.forCurrentThread();
+            flushed = rt.flushService().awaitFlush(nextOffset, slot);
+            if (flushed == null) {
+                flushed = slot.await(backstopNanos);
+                if (flushed == null) {
+                    return completion.record(unanswered(), begin, r);
+                }
+            }
+        } else {
+            rt.flushService().handle(nextOffset, false);
+        }
+        PutMessageStatus replicatedStatus = PutMessageStatus.PUT_OK;
+        if (replicated != null) {
+            try {
+                replicatedStatus = replicated.isDone() ? PutCompletion.statusOf(replicated)
+                        : replicated.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return completion.record(unanswered(), begin, r);
+            } catch (TimeoutException e) {
+                return completion.record(unanswered(), begin, r);
+            } catch (ExecutionException e) {
+                replicatedStatus = PutMessageStatus.UNKNOWN_ERROR;
+            }
+        }
+        return completion.finish(flushed, replicatedStatus, r, replication, begin);
+    }
+
+    private PutMessageResult unanswered() {
+        if (Thread.currentThread().isInterrupted()) {
+            return PutMessageResult.refused(PutMessageStatus.UNKNOWN_ERROR, "interrupted while waiting for the flush");
+        }
+        return PutMessageResult.refused(PutMessageStatus.UNKNOWN_ERROR,
+                "the flush service did not answer within syncFlushTimeout + " + JOIN_GRACE_MILLIS + " ms");
+    }
+
+    /**
+     * The one future an asynchronous put returns: completed here when the flush service answers at once (async
+     * flush, or a put that does not wait), else a {@link PendingPut} the flush service completes.
+     */
+    CompletableFuture<PutMessageResult> whenDurable(StoreRuntime rt, AppendMessageResult r, boolean waitForFlush,
+                                                    long begin) {
+        long nextOffset = r.wroteOffset() + r.wroteBytes();
+        ReplicationService replication = rt.replication();
+        CompletableFuture<PutMessageStatus> replicated = replication == null ? null
+                : replication.handle(nextOffset, waitForFlush);
+        FlushCommitLogService flush = rt.flushService();
+        if (!waitForFlush || flush.acknowledgesAtOnce()) {
+            CompletableFuture<PutMessageStatus> flushed = flush.handle(nextOffset, waitForFlush);
+            if (flushed.isDone() && (replicated == null || replicated.isDone())) {
+                return CompletableFuture.completedFuture(completion.finish(PutCompletion.statusOf(flushed),
+                        replicated == null ? PutMessageStatus.PUT_OK : PutCompletion.statusOf(replicated), r,
+                        replication, begin));
+            }
+            PendingPut put = new PendingPut(completion, r, begin, replication, replicated);
+            flushed.whenComplete((s, e) -> put.flushed(PutCompletion.statusOf(flushed)));
+            return put;
+        }
+        PendingPut put = new PendingPut(completion, r, begin, replication, replicated);
+        PutMessageStatus flushed = flush.awaitFlush(nextOffset, put);
+        if (flushed != null) {
+            put.flushed(flushed);
+        }
+        return put;
+    }
+
+    /**
+     * Back-pressure: when writers outrun the dispatcher by more than {@code maxDispatchBehindBytes}, a put waits
+     * (at most {@link #DISPATCH_WAIT_LIMIT_NANOS}) for dispatch to catch up, so the lag stays bounded and messages
+     * become readable soon after they are written.
+     */
+    private void waitForDispatch(StoreRuntime rt) {
+        long deadline = System.nanoTime() + DISPATCH_WAIT_LIMIT_NANOS;
+        rt.reput().wakeup();
+        while (rt.reput().behindBytes() > maxDispatchBehind && System.nanoTime() < deadline
+                && !shutdown.getAsBoolean()) {
+            LockSupport.parkNanos(DISPATCH_WAIT_STEP_NANOS);
+        }
+    }
+}
