@@ -168,6 +168,11 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
             }
         }
 
+        /** No sync happened: claim nothing and let go (the file's own force covers it). */
+        void release() {
+            file.release();
+        }
+
         /** The sync failed: claim nothing, stay registered for the next attempt. */
         void abandon(UnforcedFiles owner) {
             try {

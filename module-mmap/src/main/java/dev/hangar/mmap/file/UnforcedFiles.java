@@ -50,6 +50,8 @@ public final class UnforcedFiles implements AutoCloseable {
     private final AtomicLong syncs = new AtomicLong();
     private final AtomicLong filesForced = new AtomicLong();
     private volatile boolean closed;
+    /** The C library has no syncfs: files are no longer registered, each is forced on its own. */
+    private volatile boolean unsupported;
 
     public UnforcedFiles(NativeMemory nativeMemory) {
         this.nativeMemory = nativeMemory;
@@ -60,7 +62,7 @@ public final class UnforcedFiles implements AutoCloseable {
      * (the file is then forced on its own). Called before the file's first write.
      */
     long beforeFirstWrite(OnDemandMappedFile file) {
-        if (closed) {
+        if (closed || unsupported) {
             return NO_HANDLE;
         }
         Path directory = file.path().toAbsolutePath().getParent();
@@ -104,7 +106,13 @@ public final class UnforcedFiles implements AutoCloseable {
         }
         try {
             for (Map.Entry<Long, Path> fs : fileSystems.entrySet()) {
-                nativeMemory.syncFileSystem(handles.get(fs.getKey()), fs.getValue());
+                if (!nativeMemory.syncFileSystem(handles.get(fs.getKey()), fs.getValue())) {
+                    // claim nothing; the caller's file-by-file flush forces them, now and from now on
+                    unsupported = true;
+                    files.clear();
+                    pending.forEach(OnDemandMappedFile.GroupForce::release);
+                    return 0;
+                }
                 syncs.incrementAndGet();
             }
         } catch (IOException | RuntimeException e) {

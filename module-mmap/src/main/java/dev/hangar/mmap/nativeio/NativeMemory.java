@@ -155,19 +155,24 @@ public final class NativeMemory {
      * {@code syncfs(2)} on a handle from {@link #openFileSystemHandle}: every page written to that file system before
      * this call is on the disk when it returns normally.
      *
+     * @return false when this C library has no {@code syncfs} (nothing was synced: force file by file)
      * @throws IOException the call failed, or a write-back error hit the file system since the handle was opened
      */
-    public void syncFileSystem(int fd, Path what) throws IOException {
+    public boolean syncFileSystem(int fd, Path what) throws IOException {
         int rc;
         try {
             rc = libc.syncfs(fd);
-        } catch (LinkageError | RuntimeException e) {
+        } catch (LinkageError e) {
+            LOG.warn("no syncfs in this C library ({}): ConsumeQueue files are forced one by one", e.toString());
+            return false;
+        } catch (RuntimeException e) {
             throw new IOException("syncfs of the file system of " + what + " failed: " + e, e);
         }
         if (rc != 0) {
             throw new IOException("syncfs of the file system of " + what + " failed: "
                     + Errno.describe(Native.getLastError(), false));
         }
+        return true;
     }
 
     /** Closes a handle from {@link #openFileSystemHandle}. */

@@ -155,6 +155,33 @@ class UnforcedFilesTest {
     }
 
     @Test
+    void aCLibraryWithoutSyncfsClaimsNothingAndLeavesEveryFileToItsOwnForce() throws IOException {
+        ForceEvents.install(forces);
+        RecordingLibC libc = RecordingLibC.succeeding();
+        libc.noSyncfs = true;
+        UnforcedFiles unforced = new UnforcedFiles(new NativeMemory(libc, null));
+        try {
+            MappingBudget budget = new MappingBudget(64);
+            for (int q = 0; q < 3; q++) {
+                assertTrue(open(q, budget, unforced).appendBytes(unit(q, 0), 0, UNIT));
+            }
+
+            assertEquals(0, unforced.forceAll());
+
+            for (OnDemandMappedFile file : files) {
+                assertEquals(0, file.flushedPosition(), "recorded as flushed without a sync");
+                assertEquals(0, forces.forcedEnd(file.path()), "announced without a sync");
+                assertEquals(1, file.refCount(), "the group force let go of its reference");
+                assertEquals(UNIT, file.flush(0), "the file's own force covers it");
+            }
+            assertTrue(open(3, budget, unforced).appendBytes(unit(3, 0), 0, UNIT));
+            assertEquals(0, unforced.size(), "no file is registered any more");
+        } finally {
+            unforced.close();
+        }
+    }
+
+    @Test
     void withoutNativeCallsNoFileIsRegisteredAndEachIsFlushedOnItsOwn() throws IOException {
         UnforcedFiles unforced = new UnforcedFiles(new NativeMemory(null, "no libc in this test"));
         OnDemandMappedFile file = open(0, new MappingBudget(4), unforced);

@@ -67,8 +67,14 @@ public final class RecordingLibC implements LibC {
     /** What syncfs answers: 0, or -1 (a write-back error). */
     public volatile int syncfsResult;
 
+    /** True: syncfs is missing from this C library (the call throws UnsatisfiedLinkError). */
+    public volatile boolean noSyncfs;
+
     @Override
     public int syncfs(int fd) {
+        if (noSyncfs) {
+            throw new UnsatisfiedLinkError("Error looking up function 'syncfs'");
+        }
         syncfsCalls.incrementAndGet();
         Runnable hook = onSyncfs;
         if (hook != null) {
