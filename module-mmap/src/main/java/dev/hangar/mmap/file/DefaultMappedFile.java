@@ -79,20 +79,22 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
         this.path = directory.resolve(fileName);
         Files.createDirectories(directory);
-        boolean created = !Files.exists(path);
-        FileChannel opened = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-        if (created) {
-            try {
-                if (space == FileSpace.RESERVED) {
+        FileChannel opened;
+        if (space == FileSpace.SPARSE) {
+            // one open for create, length and channel: thousands of ConsumeQueue files are created this way
+            opened = FileSpace.openSparse(path, fileSize);
+        } else {
+            boolean created = !Files.exists(path);
+            opened = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+            if (created) {
+                try {
                     nativeMemory.preallocate(path, fileSize);
-                } else {
-                    FileSpace.extendSparse(path, fileSize);
+                } catch (IOException e) {
+                    opened.close();
+                    Files.deleteIfExists(path);
+                    throw e;
                 }
-            } catch (IOException e) {
-                opened.close();
-                Files.deleteIfExists(path);
-                throw e;
             }
         }
         if (mapNow) {
@@ -132,6 +134,13 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         }
         try (FileChannel opened = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             mapThrough(opened);
+        }
+    }
+
+    /** {@link #mapNow()} through a channel the caller keeps open (saves opening the file a second time). */
+    protected final void mapNow(FileChannel open) throws IOException {
+        if (mapped == null) {
+            mapThrough(open);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.hangar.mmap.file;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
@@ -19,10 +20,21 @@ public enum FileSpace {
     /** The file has its full length but takes blocks only where written. */
     SPARSE;
 
-    /** Gives a new, empty file its length without allocating blocks ({@code ftruncate}). */
-    static void extendSparse(Path path, long length) throws IOException {
-        try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
-            file.setLength(length);
+    /**
+     * Opens {@code path} for reading and writing with one {@code open}, creating it when missing; a new (empty)
+     * file gets its length without blocks ({@code ftruncate}). A file that exists keeps its length. The caller
+     * owns the returned channel.
+     */
+    static FileChannel openSparse(Path path, long length) throws IOException {
+        RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw");
+        try {
+            if (file.length() == 0) {
+                file.setLength(length);
+            }
+            return file.getChannel();
+        } catch (IOException | RuntimeException e) {
+            file.close();
+            throw e;
         }
     }
 }

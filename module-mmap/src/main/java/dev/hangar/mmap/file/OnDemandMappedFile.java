@@ -1,6 +1,7 @@
 package dev.hangar.mmap.file;
 
 import dev.hangar.mmap.nativeio.NativeMemory;
+import dev.hangar.spi.flush.ForceEvents;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -34,6 +35,13 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
     enum Park { PARKED, IN_USE, NOT_MAPPED }
 
     private final MappingBudget budget;
+    /** Where writes not yet forced are registered for one group force; null: forced file by file. */
+    private final UnforcedFiles unforcedFiles;
+    /** The file system id for {@link UnforcedFiles} (or its NO_HANDLE), known after the first write. */
+    private long fileSystem;
+    private boolean fileSystemKnown;
+    /** True while registered with {@link #unforcedFiles}; see that class for the order of the two sides. */
+    private volatile boolean registeredUnforced;
     private volatile boolean recentlyUsed;
     private boolean everMapped;
     /** Open while mapped; written by the one appending thread between hold and release. */
@@ -45,8 +53,15 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
     /** Opens (creating sparse when missing) {@code directory/<20-digit fileFromOffset>} without mapping it yet. */
     public OnDemandMappedFile(Path directory, long fileFromOffset, int fileSize, NativeMemory nativeMemory,
                               MappingBudget budget) throws IOException {
+        this(directory, fileFromOffset, fileSize, nativeMemory, budget, null);
+    }
+
+    /** @param unforcedFiles where writes await a group force; null forces this file on its own */
+    public OnDemandMappedFile(Path directory, long fileFromOffset, int fileSize, NativeMemory nativeMemory,
+                              MappingBudget budget, UnforcedFiles unforcedFiles) throws IOException {
         super(directory, fileFromOffset, fileSize, nativeMemory, false, FileSpace.SPARSE, false);
         this.budget = Objects.requireNonNull(budget, "budget");
+        this.unforcedFiles = unforcedFiles;
     }
 
     /** Takes a reference, mapping the file first when it is parked; false when shut down or it cannot be mapped. */
@@ -65,7 +80,7 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
             }
             try {
                 writeChannel = FileChannel.open(path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
-                mapNow();
+                mapNow(writeChannel);
             } catch (IOException e) {
                 LOG.error("could not map {}: {}", path(), e.getMessage());
                 closeWriteChannel();
@@ -112,6 +127,10 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
             LOG.error("append to {} refused: the file is shut down", path());
             return false;
         }
+        if (unforcedFiles != null && !fileSystemKnown) {
+            fileSystem = unforcedFiles.beforeFirstWrite(this);
+            fileSystemKnown = true;
+        }
         try {
             ByteBuffer source = sourceView(data);
             source.limit(offset + length).position(offset);
@@ -120,6 +139,11 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
                 position += channel.write(source, position);
             }
             wrotePosition.set(current + length);
+            // after the position moved: a group force that read the position before this write re-registers us
+            if (!registeredUnforced && fileSystem != UnforcedFiles.NO_HANDLE && unforcedFiles != null) {
+                registeredUnforced = true;
+                unforcedFiles.written(this);
+            }
             return true;
         } catch (IOException e) {
             LOG.error("append of {} bytes to {} at {} failed: {}", length, path(), current, e.toString());
@@ -127,6 +151,57 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
         } finally {
             release();
         }
+    }
+
+    /** One file's part of an {@link UnforcedFiles#forceAll()}: bytes {@code [from, to)} under a reference. */
+    record GroupForce(OnDemandMappedFile file, long fileSystem, int from, int to) {
+
+        /** The sync returned: the range is on the disk. */
+        void complete() {
+            try {
+                if (file.flushedPosition() < to) {
+                    file.flushedPosition(to);
+                }
+                ForceEvents.rangeForced(file.path(), from, to);
+            } finally {
+                file.release();
+            }
+        }
+
+        /** No sync happened: claim nothing and let go (the file's own force covers it). */
+        void release() {
+            file.release();
+        }
+
+        /** The sync failed: claim nothing, stay registered for the next attempt. */
+        void abandon(UnforcedFiles owner) {
+            try {
+                file.registeredUnforced = true;
+                owner.written(file);
+            } finally {
+                file.release();
+            }
+        }
+    }
+
+    /**
+     * Leaves the unforced list and reads the range a group force will cover, holding a reference (without mapping
+     * the file) so it is not destroyed before the force is announced; null when there is nothing to force or the
+     * file is shut down.
+     */
+    GroupForce prepareGroupForce() {
+        registeredUnforced = false;
+        int to = wrotePosition.get();
+        int from = flushedPosition();
+        if (to <= from) {
+            return null;
+        }
+        synchronized (this) {
+            if (!super.hold()) {
+                return null;
+            }
+        }
+        return new GroupForce(this, fileSystem, from, to);
     }
 
     private ByteBuffer sourceView(byte[] data) {

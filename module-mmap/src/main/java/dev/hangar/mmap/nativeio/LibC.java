@@ -28,10 +28,18 @@ public interface LibC extends Library {
 
     /** {@code open} flag: read and write. */
     int O_RDWR = 2;
+    /** {@code open} flag: read only (enough for a directory whose file system is to be synced). */
+    int O_RDONLY = 0;
 
     int open(String path, int flags);
 
     int close(int fd);
+
+    /**
+     * Writes back and forces every dirty page and inode of the file system holding {@code fd} (Linux 2.6.39+);
+     * since Linux 5.8 it fails when a write-back error hit that file system after {@code fd} was opened.
+     */
+    int syncfs(int fd);
 
     /** Allocates disk blocks for [offset, offset + length); returns 0 or an error number (errno is not set). */
     int posix_fallocate(int fd, long offset, long length);

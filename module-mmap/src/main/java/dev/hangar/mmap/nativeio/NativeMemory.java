@@ -129,6 +129,63 @@ public final class NativeMemory {
         }
     }
 
+    /**
+     * Opens {@code directory} read-only for {@link #syncFileSystem}: the handle remembers which write-back errors
+     * its file system had already seen, so open it before the writes it is to vouch for. Returns -1 when native
+     * calls are unavailable or the open failed (callers then force file by file).
+     */
+    public int openFileSystemHandle(Path directory) {
+        if (libc == null) {
+            return -1;
+        }
+        try {
+            int fd = libc.open(directory.toString(), LibC.O_RDONLY);
+            if (fd < 0) {
+                LOG.warn("cannot open {} for syncfs ({}): forcing file by file", directory,
+                        Errno.describe(Native.getLastError(), false));
+            }
+            return fd;
+        } catch (LinkageError | RuntimeException e) {
+            LOG.warn("cannot open {} for syncfs ({}): forcing file by file", directory, e.toString());
+            return -1;
+        }
+    }
+
+    /**
+     * {@code syncfs(2)} on a handle from {@link #openFileSystemHandle}: every page written to that file system before
+     * this call is on the disk when it returns normally.
+     *
+     * @return false when this C library has no {@code syncfs} (nothing was synced: force file by file)
+     * @throws IOException the call failed, or a write-back error hit the file system since the handle was opened
+     */
+    public boolean syncFileSystem(int fd, Path what) throws IOException {
+        int rc;
+        try {
+            rc = libc.syncfs(fd);
+        } catch (LinkageError e) {
+            LOG.warn("no syncfs in this C library ({}): ConsumeQueue files are forced one by one", e.toString());
+            return false;
+        } catch (RuntimeException e) {
+            throw new IOException("syncfs of the file system of " + what + " failed: " + e, e);
+        }
+        if (rc != 0) {
+            throw new IOException("syncfs of the file system of " + what + " failed: "
+                    + Errno.describe(Native.getLastError(), false));
+        }
+        return true;
+    }
+
+    /** Closes a handle from {@link #openFileSystemHandle}. */
+    public void closeFileSystemHandle(int fd) {
+        if (libc != null && fd >= 0) {
+            try {
+                libc.close(fd);
+            } catch (LinkageError | RuntimeException e) {
+                LOG.debug("closing syncfs handle {} failed: {}", fd, e.toString());
+            }
+        }
+    }
+
     /** Errors of {@code posix_fallocate} that mean the disk (or quota) is full. */
     private static final int ENOSPC = 28;
     private static final int EFBIG = 27;

@@ -7,6 +7,7 @@ import dev.hangar.mmap.file.MappedFileFactory;
 import dev.hangar.mmap.file.MappingBudget;
 import dev.hangar.mmap.file.OnDemandMappedFile;
 import dev.hangar.mmap.file.PooledMappedFile;
+import dev.hangar.mmap.file.UnforcedFiles;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.mmap.pool.TransientStorePool;
 import dev.hangar.mmap.queue.DefaultMappedFileQueue;
@@ -16,6 +17,7 @@ import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.mapped.MappedStorage;
 import dev.hangar.spi.mapped.QueueRole;
 import com.sun.management.UnixOperatingSystemMXBean;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -49,6 +51,8 @@ public final class DefaultMappedStorage implements MappedStorage {
     private final MappedFileFactory commitLogFiles;
     private final MappingBudget consumeQueueMappings;
     private final MappedFileFactory consumeQueueFiles;
+    /** ConsumeQueue files with writes not yet forced: a full flush forces them with one syncfs. */
+    private final UnforcedFiles unforcedConsumeQueueFiles;
     private boolean started;
     private boolean shutDown;
 
@@ -63,8 +67,9 @@ public final class DefaultMappedStorage implements MappedStorage {
         this.plainFiles = (dir, offset, size) -> new DefaultMappedFile(dir, offset, size, this.nativeMemory);
         this.consumeQueueMappings = new MappingBudget(
                 withinFileDescriptors(config.get(StoreConfigKeys.MAX_MAPPED_CONSUME_QUEUE_FILES)));
+        this.unforcedConsumeQueueFiles = new UnforcedFiles(nativeMemory);
         this.consumeQueueFiles = (dir, offset, size) -> new OnDemandMappedFile(dir, offset, size, this.nativeMemory,
-                consumeQueueMappings);
+                consumeQueueMappings, unforcedConsumeQueueFiles);
         if (usePool) {
             this.pool = new TransientStorePool(config.get(StoreConfigKeys.TRANSIENT_STORE_POOL_SIZE),
                     config.commitLogFileSize(), nativeMemory);
@@ -129,6 +134,19 @@ public final class DefaultMappedStorage implements MappedStorage {
         return new DefaultMappedFileQueue(directory, fileSize, plainFiles, plainFiles, null);
     }
 
+    /**
+     * ConsumeQueue files: one {@code syncfs} per file system for every file written since its last force (see
+     * {@link UnforcedFiles}); files it could not cover are left to the caller's file-by-file flush.
+     */
+    @Override
+    public boolean forceWrittenFiles(QueueRole role) throws IOException {
+        if (role != QueueRole.CONSUME_QUEUE) {
+            return false;
+        }
+        unforcedConsumeQueueFiles.forceAll();
+        return true;
+    }
+
     @Override
     public boolean usesWriteBuffer() {
         return pool != null;
@@ -168,6 +186,7 @@ public final class DefaultMappedStorage implements MappedStorage {
             pretoucher.shutdown();
         }
         allocator.shutdown();
+        unforcedConsumeQueueFiles.close();
         if (pool != null) {
             pool.destroy();
         }
@@ -184,6 +203,11 @@ public final class DefaultMappedStorage implements MappedStorage {
     /** The mapping budget of the ConsumeQueue files. */
     MappingBudget consumeQueueMappings() {
         return consumeQueueMappings;
+    }
+
+    /** The ConsumeQueue files awaiting a group force. */
+    UnforcedFiles unforcedConsumeQueueFiles() {
+        return unforcedConsumeQueueFiles;
     }
 
     /** The CommitLog pretoucher, or null when {@code warmMapedFileEnable} is off or the pool is used. */

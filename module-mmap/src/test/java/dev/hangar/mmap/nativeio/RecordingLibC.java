@@ -11,8 +11,10 @@ public final class RecordingLibC implements LibC {
     public final AtomicInteger munlocks = new AtomicInteger();
     public final AtomicInteger madvises = new AtomicInteger();
     public final AtomicInteger fallocates = new AtomicInteger();
-    /** Every path opened (pre-allocation opens the file it reserves). */
+    /** Every path opened for writing (pre-allocation opens the file it reserves). */
     public final java.util.List<String> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Every path opened read-only (a directory whose file system is synced with syncfs). */
+    public final java.util.List<String> openedReadOnly = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** What posix_fallocate answers: 0, or an error number such as 28 (ENOSPC). */
     public volatile int fallocateResult;
 
@@ -50,13 +52,35 @@ public final class RecordingLibC implements LibC {
 
     @Override
     public int open(String path, int flags) {
-        opened.add(path);
+        (flags == O_RDONLY ? openedReadOnly : opened).add(path);
         return 1000;
     }
 
     @Override
     public int close(int fd) {
         return 0;
+    }
+
+    /** Called at each syncfs before it answers (a test snapshots what the disk would hold); may be null. */
+    public volatile Runnable onSyncfs;
+    public final AtomicInteger syncfsCalls = new AtomicInteger();
+    /** What syncfs answers: 0, or -1 (a write-back error). */
+    public volatile int syncfsResult;
+
+    /** True: syncfs is missing from this C library (the call throws UnsatisfiedLinkError). */
+    public volatile boolean noSyncfs;
+
+    @Override
+    public int syncfs(int fd) {
+        if (noSyncfs) {
+            throw new UnsatisfiedLinkError("Error looking up function 'syncfs'");
+        }
+        syncfsCalls.incrementAndGet();
+        Runnable hook = onSyncfs;
+        if (hook != null) {
+            hook.run();
+        }
+        return syncfsResult;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.hangar.spi.mapped;
 
+import java.io.IOException;
 import java.nio.file.Path;
 
 /**
@@ -17,6 +18,19 @@ public interface MappedStorage extends AutoCloseable {
     /** Pooled write buffers free now, or -1 without a pool. */
     default int availableWriteBuffers() {
         return -1;
+    }
+
+    /**
+     * Forces, at once, the files of every queue of {@code role} that were written since their last force - with
+     * one file-system-wide sync where the variant can, instead of one force per file - and records them as flushed
+     * up to what the force covered. Files it could not cover stay dirty: callers still flush their queues
+     * afterwards, which then finds only those left. Returns false when the variant has no such force for
+     * {@code role} (nothing was done). Called from the flushing thread.
+     *
+     * @throws IOException the sync failed: nothing was recorded as flushed
+     */
+    default boolean forceWrittenFiles(QueueRole role) throws IOException {
+        return false;
     }
 
     void start();
