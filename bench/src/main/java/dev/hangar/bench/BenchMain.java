@@ -103,6 +103,7 @@ public final class BenchMain {
         List<RunResult> runs = new ArrayList<>();
         List<RawDevice> device = new ArrayList<>();
         Map<String, Double> pacedRates = new LinkedHashMap<>();
+        Map<String, Double> oneThreadRates = new LinkedHashMap<>();
         for (Workload template : workloads) {
             // the raw device once per workload: as many samples as workloads, spread over the whole run
             RawDevice raw = RawDevice.measure(dir);
@@ -114,9 +115,14 @@ public final class BenchMain {
             for (String engine : template.engines()) {
                 Workload w = template;
                 if (template.name().equals(Workload.PUT_STALL)) {
-                    double rate = pacedRates.computeIfAbsent(engine,
-                            e -> halfOfOneThreadRate(e, runs, calibration(quickRun), storeDir));
-                    w = template.paced(rate, stallSeconds);
+                    // both Hangar rows at plain Hangar's rate, so the pretoucher is the only difference
+                    String store = engine.equals(Workload.HANGAR_PRETOUCH) ? Workload.HANGAR : engine;
+                    double full = oneThreadRates.computeIfAbsent(store,
+                            s -> oneThreadRate(s, runs, calibration(quickRun), storeDir));
+                    pacedRates.put(engine, full / 2);
+                    LOG.info("put-stall: {} paced at {} puts/s (half of {}'s 1-thread {} msg/s)", engine,
+                            Math.round(full / 2), store, Math.round(full));
+                    w = template.paced(full / 2, stallSeconds);
                 }
                 perEngine.put(engine, w);
             }
@@ -177,31 +183,24 @@ public final class BenchMain {
     }
 
     /**
-     * Half the 1-thread rate of {@code engine}'s store: the median of the same run's {@link Workload#ONE_THREAD}
-     * rounds (both Hangar variants use plain Hangar's, so they are paced alike), or when that row did not run, a
-     * short unrecorded calibration run of it.
+     * The 1-thread rate of {@code store}: the median of the same run's {@link Workload#ONE_THREAD} rounds, or when
+     * that row did not run, a short unrecorded calibration run of it.
      */
-    private static double halfOfOneThreadRate(String engine, List<RunResult> runs, Workload calibration, Path dir) {
-        String store = engine.equals(Workload.HANGAR_PRETOUCH) ? Workload.HANGAR : engine;
+    private static double oneThreadRate(String store, List<RunResult> runs, Workload calibration, Path dir) {
         double[] rates = runs.stream()
                 .filter(r -> r.ok() && r.workload().equals(Workload.ONE_THREAD) && r.engine().equals(store))
                 .mapToDouble(RunResult::messagesPerSecond).sorted().toArray();
-        double rate;
         if (rates.length > 0) {
-            rate = Report.medianOfSorted(rates);
-        } else {
-            try {
-                LOG.info("calibrating {}: {} unpaced 1-thread puts", store, calibration.effectiveMessages());
-                RunResult r = BenchRun.run(store, factory(store), calibration, 0, dir);
-                settle();
-                rate = r.messagesPerSecond();
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot calibrate the put-stall rate of " + store, e);
-            }
+            return Report.medianOfSorted(rates);
         }
-        LOG.info("put-stall: {} paced at {} puts/s (half of {}'s 1-thread {} msg/s)", engine, Math.round(rate / 2),
-                store, Math.round(rate));
-        return rate / 2;
+        try {
+            LOG.info("calibrating {}: {} unpaced 1-thread puts", store, calibration.effectiveMessages());
+            RunResult r = BenchRun.run(store, factory(store), calibration, 0, dir);
+            settle();
+            return r.messagesPerSecond();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot calibrate the put-stall rate of " + store, e);
+        }
     }
 
     /** A fifth of the 1-thread row's messages, unpaced: enough for its rate, without the row's rounds. */

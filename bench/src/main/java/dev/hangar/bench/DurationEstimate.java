@@ -32,7 +32,7 @@ final class DurationEstimate {
             Map.entry("batch32-256b-4t", Map.of(Workload.HANGAR, 1000e3, Workload.ROCKETMQ, 820e3)),
             Map.entry("async-256b-4t", Map.of(Workload.HANGAR, 500e3, Workload.ROCKETMQ, 500e3)),
             Map.entry("many-queues-256b-4t", Map.of(Workload.HANGAR, 10e3, Workload.ROCKETMQ, 25e3)),
-            Map.entry("queues-100k-256b-4t", Map.of(Workload.HANGAR, 5e3)));
+            Map.entry("queues-100k-256b-4t", Map.of(Workload.HANGAR, 10e3)));
 
     private DurationEstimate() {
     }
