@@ -61,6 +61,8 @@ public final class Report implements Targets.Medians {
             new Figure("allocated per message, put caller (B)", RunResult::allocPerMessage, "%,.0f"),
             new Figure("allocated per message, all store threads (B)", RunResult::allocAllThreadsPerMessage, "%,.0f"),
             new Figure("disk used when readable (MiB)", r -> r.diskBytes() / 1048576.0, "%,.1f"),
+            new Figure("CommitLog files (256 MiB) entered", r -> r.commitLogWrittenBytes() < 0 ? Double.NaN
+                    : Math.ceil(r.commitLogWrittenBytes() / (double) BenchMain.COMMIT_LOG_FILE_SIZE), "%,.0f"),
             new Figure("heap used after GC (MiB)", r -> r.heapUsed() / 1048576.0, "%,.1f"),
             new Figure("failed puts", r -> r.failures(), "%,.0f"));
 
@@ -149,9 +151,13 @@ public final class Report implements Targets.Medians {
         List<String> engines = w.engines();
         StringBuilder md = new StringBuilder("### ").append(w.name()).append(" — ").append(w.title());
         if (w.name().equals(Workload.PUT_STALL)) {
-            md.append(", ").append(facts.stallSeconds()).append(" s per engine");
-            facts.pacedRates().forEach((e, rate) -> md.append(String.format(Locale.ROOT, "; %s paced at %,.0f puts/s",
-                    displayName(e), rate)));
+            md.append(", ").append(facts.stallSeconds()).append(" s per engine, 1 round; paced at");
+            String sep = " ";
+            for (Map.Entry<String, Double> e : facts.pacedRates().entrySet()) {
+                md.append(sep).append(String.format(Locale.ROOT, "%,.0f puts/s (%s)", e.getValue(),
+                        displayName(e.getKey())));
+                sep = ", ";
+            }
         } else {
             md.append(String.format(Locale.ROOT, " (%,d messages", w.effectiveMessages()));
             if (w.rounds(rounds) != rounds) {
