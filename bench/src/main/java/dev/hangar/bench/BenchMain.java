@@ -104,41 +104,24 @@ public final class BenchMain {
         List<RawDevice> device = new ArrayList<>();
         Map<String, Double> pacedRates = new LinkedHashMap<>();
         Map<String, Double> oneThreadRates = new LinkedHashMap<>();
+        Path partial = home.resolve("bench/target/BENCHMARKS-partial.md");
+        Files.createDirectories(partial.getParent());
         for (Workload template : workloads) {
-            // the raw device once per workload: as many samples as workloads, spread over the whole run
-            RawDevice raw = RawDevice.measure(dir);
-            LOG.info("raw device: {} x (4 KiB write + fdatasync)/s, median {} us; 1 MiB write + fdatasync: {} MB/s",
-                    Math.round(raw.fsyncsPerSecond()), raw.fsyncMedianNanos() / 1000,
-                    Math.round(raw.sequentialMbPerSecond()));
-            device.add(raw);
-            Map<String, Workload> perEngine = new LinkedHashMap<>();
-            for (String engine : template.engines()) {
-                Workload w = template;
-                if (template.name().equals(Workload.PUT_STALL)) {
-                    // both Hangar rows at plain Hangar's rate, so the pretoucher is the only difference
-                    String store = engine.equals(Workload.HANGAR_PRETOUCH) ? Workload.HANGAR : engine;
-                    double full = oneThreadRates.computeIfAbsent(store,
-                            s -> oneThreadRate(s, runs, calibration(quickRun), storeDir));
-                    pacedRates.put(engine, full / 2);
-                    LOG.info("put-stall: {} paced at {} puts/s (half of {}'s 1-thread {} msg/s)", engine,
-                            Math.round(full / 2), store, Math.round(full));
-                    w = template.paced(full / 2, stallSeconds);
-                }
-                perEngine.put(engine, w);
-            }
-            for (Map.Entry<String, Workload> e : perEngine.entrySet()) {
-                warmUp(e.getKey(), e.getValue(), dir);
-            }
-            int workloadRounds = template.rounds(rounds);
-            for (int round = 1; round <= workloadRounds; round++) {
-                // a fresh random engine order each round, so no engine always runs on a warmer page cache
-                List<String> engines = new ArrayList<>(template.engines());
-                Collections.shuffle(engines, order);
-                for (String engine : engines) {
-                    runs.add(runOrRecordFailure(engine, perEngine.get(engine), round, dir));
-                    settle();
+            try {
+                runWorkload(template, rounds, storeDir, order, runs, device, pacedRates, oneThreadRates, stallSeconds,
+                        quickRun);
+            } catch (Exception | Error e) {
+                // one workload's failure (its calibration, the raw device, a warm-up) must not lose the others
+                LOG.error("{} failed", template.name(), e);
+                for (String engine : template.engines()) {
+                    runs.add(RunResult.failed(engine, template.name(), 1, template.effectiveMessages(),
+                            template.messageSize(), e.getClass().getSimpleName() + ": " + e.getMessage()));
                 }
             }
+            // what is measured so far, for a run that does not reach its end
+            Files.writeString(partial, new Report(Machine.describe(), "(partial) bench/run.sh", rounds, workloads,
+                    runs, device, new Report.RunFacts(stallSeconds, pacedRates, expected,
+                    Duration.ofNanos(System.nanoTime() - started))).markdown());
         }
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         String command = "bench/run.sh" + (args.length == 0 ? "" : " " + String.join(" ", args));
@@ -152,6 +135,47 @@ public final class BenchMain {
                 Math.round(took.toSeconds() / 60.0), Math.round(expected.toSeconds() / 60.0));
         // RocketMQ leaves non-daemon threads behind (stats, schedulers): end the JVM explicitly
         System.exit(0);
+    }
+
+    /** Warms up and runs every round of one workload on each of its engines, in a shuffled order each round. */
+    private static void runWorkload(Workload template, int rounds, Path dir, Random order, List<RunResult> runs,
+                                    List<RawDevice> device, Map<String, Double> pacedRates,
+                                    Map<String, Double> oneThreadRates, int stallSeconds, boolean quickRun)
+            throws Exception {
+        // the raw device once per workload: as many samples as workloads, spread over the whole run
+        RawDevice raw = RawDevice.measure(dir);
+        LOG.info("raw device: {} x (4 KiB write + fdatasync)/s, median {} us; 1 MiB write + fdatasync: {} MB/s",
+                Math.round(raw.fsyncsPerSecond()), raw.fsyncMedianNanos() / 1000,
+                Math.round(raw.sequentialMbPerSecond()));
+        device.add(raw);
+        Map<String, Workload> perEngine = new LinkedHashMap<>();
+        for (String engine : template.engines()) {
+            Workload w = template;
+            if (template.name().equals(Workload.PUT_STALL)) {
+                // both Hangar rows at plain Hangar's rate, so the pretoucher is the only difference
+                String store = engine.equals(Workload.HANGAR_PRETOUCH) ? Workload.HANGAR : engine;
+                double full = oneThreadRates.computeIfAbsent(store,
+                        s -> oneThreadRate(s, runs, calibration(quickRun), dir));
+                pacedRates.put(engine, full / 2);
+                LOG.info("put-stall: {} paced at {} puts/s (half of {}'s 1-thread {} msg/s)", engine,
+                        Math.round(full / 2), store, Math.round(full));
+                w = template.paced(full / 2, stallSeconds);
+            }
+            perEngine.put(engine, w);
+        }
+        for (Map.Entry<String, Workload> e : perEngine.entrySet()) {
+            warmUp(e.getKey(), e.getValue(), dir);
+        }
+        int workloadRounds = template.rounds(rounds);
+        for (int round = 1; round <= workloadRounds; round++) {
+            // a fresh random engine order each round, so no engine always runs on a warmer page cache
+            List<String> engines = new ArrayList<>(template.engines());
+            Collections.shuffle(engines, order);
+            for (String engine : engines) {
+                runs.add(runOrRecordFailure(engine, perEngine.get(engine), round, dir));
+                settle();
+            }
+        }
     }
 
     /** The seed of the engine order, printed in the report so a run can be repeated in the same order. */
