@@ -133,6 +133,7 @@ public final class BenchMain {
         report.summaryLines().forEach(LOG::info);
         LOG.info("report written to {} after {} min (expected about {} min)", out.toAbsolutePath().normalize(),
                 Math.round(took.toSeconds() / 60.0), Math.round(expected.toSeconds() / 60.0));
+        BenchRun.deleteDeferred();
         // RocketMQ leaves non-daemon threads behind (stats, schedulers): end the JVM explicitly
         System.exit(0);
     }

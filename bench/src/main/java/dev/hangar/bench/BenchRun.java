@@ -48,7 +48,27 @@ public final class BenchRun {
                 engine.close();
             }
         } finally {
+            if (w.topics() > 1) {
+                // thousands of queue directories take minutes to unlink on a busy disk: not between two runs
+                DEFERRED_DELETIONS.add(dir);
+            } else {
+                deleteRecursively(dir);
+            }
+        }
+    }
+
+    /**
+     * Store directories of the many-queue workloads, deleted by {@link #deleteDeferred()} once the report is
+     * written (they are small in bytes; their hundreds of thousands of files are what is slow to delete).
+     */
+    private static final List<Path> DEFERRED_DELETIONS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Deletes the directories whose deletion was deferred. */
+    static void deleteDeferred() throws IOException {
+        for (Path dir : DEFERRED_DELETIONS) {
+            LOG.info("deleting {}", dir);
             deleteRecursively(dir);
+            DEFERRED_DELETIONS.remove(dir);
         }
     }
 
