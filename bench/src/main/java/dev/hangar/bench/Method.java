@@ -55,14 +55,16 @@ final class Method {
               every message is readable. The 8 000-queue disk target counts the CommitLog by the bytes written
               to it (it is reserved or pre-faulted a whole 256 MiB file at a time on purpose) and compares with
               the data written: CommitLog bytes + 20 B per message for its ConsumeQueue unit and 20 B for its
-              index entry.
+              index entry. Directories count too: the RocketMQ layout has one per topic and one per queue, a
+              file-system block each (4 KiB on ext4), so 8 000 queues take about 36 MiB of directories alone.
             - Heap: used heap after a full GC at the end of the run, the store still open.
             - Transient pool: 3 buffers of 256 MiB (Hangar `mappedFile=transient-pool`,
               RocketMQ `transientStorePoolEnable=true`).
             - Sync flush: `flushDiskType=SYNC_FLUSH` on both (group commit; each put waits for its fsync).
             - A run that throws is listed under "Runs that did not complete" and left out of the medians.
             - Messages per run: %s.
-            - Duration: estimated %s before the run (from the rates of an idle 2-core machine), took %s.
+            - Duration: estimated %s before the run (from the rates of an idle 2-core machine), took %s (until
+              the report was written; the many-queue store directories are deleted after it).
             """;
 
     private Method() {
