@@ -82,6 +82,14 @@ public final class BenchMain {
         if (out == null) {
             out = quick ? home.resolve("bench/target/BENCHMARKS-quick.md") : home.resolve("docs/BENCHMARKS.md");
         }
+        if (only != null) {
+            List<String> known = Workload.all(quick).stream().map(Workload::name).toList();
+            List<String> unknown = only.stream().filter(n -> !known.contains(n)).sorted().toList();
+            if (!unknown.isEmpty()) {
+                System.err.println("--only names unknown workloads " + unknown + "; known: " + known);
+                System.exit(2);
+            }
+        }
         List<Workload> workloads = new ArrayList<>();
         for (Workload w : Workload.all(quick)) {
             if (only == null || only.contains(w.name())) {
