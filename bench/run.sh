@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Hangar vs RocketMQ 4.9.8 store benchmark and writes docs/BENCHMARKS.md.
-#   bench/run.sh            full run (about 10 minutes on 2 cores)
+#   bench/run.sh            full run (about 30 minutes on an idle 2-core machine; it prints its estimate first)
+#                           rewrites only its own sections of docs/BENCHMARKS.md (HTTP and Replication are kept)
 #   bench/run.sh --quick    smoke run with tiny counts (writes bench/target/BENCHMARKS-quick.md)
 #   bench/run.sh --help     every option
 #   bench/run.sh --replication [HaBench options]   master + slave replication (HaBench, a few minutes); writes
@@ -24,6 +25,14 @@ exec java -Xms2g -Xmx2g -XX:MaxDirectMemorySize=2g \
   --add-exports java.base/sun.nio.ch=ALL-UNNAMED \
   --add-opens java.base/jdk.internal.ref=ALL-UNNAMED \
   --add-opens java.base/java.lang=ALL-UNNAMED \
+  --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
+  --add-opens java.base/java.io=ALL-UNNAMED \
+  --add-opens java.base/java.util=ALL-UNNAMED \
+  --add-exports java.base/jdk.internal.ref=ALL-UNNAMED \
+  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
+  --add-exports jdk.unsupported/sun.misc=ALL-UNNAMED \
+  -Dchronicle.analytics.disable=true \
+  -Dchronicle.announcer.disable=true \
   -Dio.netty.leakDetection.level=disabled \
   -Dhangar.home="$root" \
   -cp "$cp" "$main" "$@"

@@ -7,7 +7,7 @@ package dev.hangar.bench;
  */
 public interface BenchEngine extends AutoCloseable {
 
-    /** "hangar" or "rocketmq". */
+    /** One of the engine names of {@link Workload} ({@link Workload#HANGAR}, ...). */
     String name();
 
     /** A putter for writer thread {@code thread}; prepares whatever messages that thread will put. */
@@ -18,6 +18,11 @@ public interface BenchEngine extends AutoCloseable {
 
     /** True when a key query (in its topic) finds message number {@code message} by its key. */
     boolean findsKey(int message);
+
+    /** Bytes appended to the engine's CommitLog (its max physical offset); -1 when it has none. */
+    default long commitLogWrittenBytes() {
+        return -1;
+    }
 
     @Override
     void close();

@@ -48,7 +48,27 @@ public final class BenchRun {
                 engine.close();
             }
         } finally {
+            if (w.topics() > 1) {
+                // thousands of queue directories take minutes to unlink on a busy disk: not between two runs
+                DEFERRED_DELETIONS.add(dir);
+            } else {
+                deleteRecursively(dir);
+            }
+        }
+    }
+
+    /**
+     * Store directories of the many-queue workloads, deleted by {@link #deleteDeferred()} once the report is
+     * written (they are small in bytes; their hundreds of thousands of files are what is slow to delete).
+     */
+    private static final List<Path> DEFERRED_DELETIONS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Deletes the directories whose deletion was deferred. */
+    static void deleteDeferred() throws IOException {
+        for (Path dir : DEFERRED_DELETIONS) {
+            LOG.info("deleting {}", dir);
             deleteRecursively(dir);
+            DEFERRED_DELETIONS.remove(dir);
         }
     }
 
@@ -64,6 +84,10 @@ public final class BenchRun {
         long[] allocated = new long[n];
         AtomicLong failures = new AtomicLong();
         CountDownLatch start = new CountDownLatch(1);
+        long[] slow = new long[n];
+        AtomicLong slowAnswers = new AtomicLong();
+        // set before the start latch opens (which orders it before every writer's read): one schedule for all
+        long[] startNanos = new long[1];
         List<Thread> writers = new ArrayList<>();
         for (int t = 0; t < n; t++) {
             int thread = t;
@@ -72,6 +96,7 @@ public final class BenchRun {
                 BenchEngine.Putter putter = putters.get(thread);
                 LatencyHistogram lat = latencies[thread];
                 long alloc = 0;
+                long stalls = 0;
                 try {
                     start.await();
                 } catch (InterruptedException e) {
@@ -79,23 +104,31 @@ public final class BenchRun {
                     return;
                 }
                 if (w.inflight() > 1) {
-                    allocated[thread] = putInFlight(putter, w, thread, lat, failures, threads);
+                    allocated[thread] = putInFlight(putter, w, thread, lat, failures, slowAnswers, threads);
                     return;
                 }
+                PacedSchedule schedule = w.isPaced() ? new PacedSchedule(startNanos[0], w.intervalNanos()) : null;
                 for (int c = 0; c < w.callsPerThread(); c++) {
                     int first = w.first(thread, c);
                     putter.prepare(first);
+                    if (schedule != null) {
+                        schedule.awaitDue(c); // outside the put's clock: the pacer's wait is not put latency
+                    }
                     long a0 = threads.getCurrentThreadAllocatedBytes();
                     long t0 = System.nanoTime();
                     boolean ok = putter.put(first);
                     long t1 = System.nanoTime();
                     alloc += threads.getCurrentThreadAllocatedBytes() - a0;
                     lat.record(t1 - t0);
+                    if (t1 - t0 > RunResult.STALL_NANOS) {
+                        stalls++;
+                    }
                     if (!ok) {
                         failures.incrementAndGet();
                     }
                 }
                 allocated[thread] = alloc;
+                slow[thread] = stalls;
             }, "bench-writer-" + t);
             writers.add(writer);
             writer.start();
@@ -103,6 +136,7 @@ public final class BenchRun {
         System.gc();
         StoreThreadAllocation storeThreads = StoreThreadAllocation.start(threads, writers);
         long begin = System.nanoTime();
+        startNanos[0] = begin;
         start.countDown();
         for (Thread writer : writers) {
             writer.join();
@@ -112,24 +146,31 @@ public final class BenchRun {
         long readable = System.nanoTime();
         long storeThreadBytes = storeThreads.allocatedSinceStart();
         long diskBytes = DiskUsage.of(dir);
+        Path commitLogDir = dir.resolve("commitlog");
+        long commitLogDisk = Files.isDirectory(commitLogDir) ? DiskUsage.of(commitLogDir) : -1;
+        long commitLogWritten = engine.commitLogWrittenBytes();
         putters.clear();
 
         LatencyHistogram all = new LatencyHistogram();
         long totalAlloc = 0;
+        long stalls = slowAnswers.get();
         for (int t = 0; t < n; t++) {
             all.add(latencies[t]);
             totalAlloc += allocated[t];
+            stalls += slow[t];
         }
         System.gc();
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         int messages = w.effectiveMessages();
         RunResult r = new RunResult(engine.name(), w.name(), round, messages, w.messageSize(), readable - begin,
                 putsDone - begin, readable - putsDone, all.percentile(0.50), all.percentile(0.99),
-                all.percentile(0.999), all.max(), (double) totalAlloc / messages,
-                (double) (totalAlloc + storeThreadBytes) / messages, diskBytes, heap, failures.get());
-        LOG.info("{} {} round {}: {} msg/s, p99.9 {} us, dispatch {} ms, {} B/msg allocated by the caller, {} B/msg "
-                        + "by every store thread, {} MiB on disk, {} failures",
+                all.percentile(0.999), all.percentile(0.9999), all.max(), stalls, (double) totalAlloc / messages,
+                (double) (totalAlloc + storeThreadBytes) / messages, diskBytes, commitLogDisk, commitLogWritten, heap,
+                failures.get(), null);
+        LOG.info("{} {} round {}: {} msg/s, p99.9 {} us, p99.99 {} us, max {} us, {} puts > 20 ms, dispatch {} ms, "
+                        + "{} B/msg allocated by the caller, {} B/msg by every store thread, {} MiB on disk, {} failures",
                 w.name(), engine.name(), round, Math.round(r.messagesPerSecond()), r.p999Nanos() / 1000,
+                r.p9999Nanos() / 1000, r.maxNanos() / 1000, r.putsOver20ms(),
                 r.dispatchNanos() / 1_000_000, Math.round(r.allocPerMessage()), Math.round(r.allocAllThreadsPerMessage()),
                 diskBytes >> 20, r.failures());
         return r;
@@ -144,7 +185,8 @@ public final class BenchRun {
      * waits for the oldest. Latency is from call to answer; allocation counts only inside the calls.
      */
     private static long putInFlight(BenchEngine.Putter putter, Workload w, int thread, LatencyHistogram lat,
-                                    AtomicLong failures, com.sun.management.ThreadMXBean threads) {
+                                    AtomicLong failures, AtomicLong slowAnswers,
+                                    com.sun.management.ThreadMXBean threads) {
         ArrayDeque<InFlight> pending = new ArrayDeque<>(w.inflight());
         long alloc = 0;
         for (int c = 0; c < w.callsPerThread(); c++) {
@@ -156,23 +198,27 @@ public final class BenchRun {
             alloc += threads.getCurrentThreadAllocatedBytes() - a0;
             pending.addLast(new InFlight(t0, answer));
             if (pending.size() >= w.inflight()) {
-                settle(pending.removeFirst(), lat, failures);
+                settle(pending.removeFirst(), lat, failures, slowAnswers);
             }
         }
         while (!pending.isEmpty()) {
-            settle(pending.removeFirst(), lat, failures);
+            settle(pending.removeFirst(), lat, failures, slowAnswers);
         }
         return alloc;
     }
 
-    private static void settle(InFlight put, LatencyHistogram lat, AtomicLong failures) {
+    private static void settle(InFlight put, LatencyHistogram lat, AtomicLong failures, AtomicLong slowAnswers) {
         boolean ok;
         try {
             ok = put.answer().get(READABLE_BOUND_NANOS, TimeUnit.NANOSECONDS);
         } catch (Exception e) {
             ok = false;
         }
-        lat.record(System.nanoTime() - put.calledNanos());
+        long latency = System.nanoTime() - put.calledNanos();
+        lat.record(latency);
+        if (latency > RunResult.STALL_NANOS) {
+            slowAnswers.incrementAndGet();
+        }
         if (!ok) {
             failures.incrementAndGet();
         }

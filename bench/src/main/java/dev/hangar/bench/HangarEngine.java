@@ -12,13 +12,20 @@ import java.util.List;
 public final class HangarEngine implements BenchEngine {
     private final DefaultMessageStore store;
     private final Workload workload;
+    private final boolean pretouch;
 
-    public HangarEngine(Path dir, Workload w, int commitLogFileSize) {
+    /**
+     * @param pretouch {@code warmMapedFileEnable}: true runs the CommitLog pretoucher, which faults the pages ahead
+     *                 of the write position in on its own thread (set explicitly either way, whatever the default)
+     */
+    public HangarEngine(Path dir, Workload w, int commitLogFileSize, boolean pretouch) {
         this.workload = w;
+        this.pretouch = pretouch;
         StoreConfig.Builder b = StoreConfig.builder()
                 .set("storePathRootDir", dir.toString(), "bench")
                 .set("mappedFileSizeCommitLog", Integer.toString(commitLogFileSize), "bench")
-                .set("flushDiskType", w.syncFlush() ? "SYNC_FLUSH" : "ASYNC_FLUSH", "bench");
+                .set("flushDiskType", w.syncFlush() ? "SYNC_FLUSH" : "ASYNC_FLUSH", "bench")
+                .set("warmMapedFileEnable", Boolean.toString(pretouch), "bench");
         if (w.lock() != Workload.Lock.DEFAULT) {
             b.set("putMessageLock", w.lock().name().toLowerCase(java.util.Locale.ROOT), "bench");
         }
@@ -31,7 +38,7 @@ public final class HangarEngine implements BenchEngine {
 
     @Override
     public String name() {
-        return "hangar";
+        return pretouch ? Workload.HANGAR_PRETOUCH : Workload.HANGAR;
     }
 
     @Override
@@ -99,6 +106,11 @@ public final class HangarEngine implements BenchEngine {
     public boolean findsKey(int message) {
         return !store.queryMessage(workload.topicOf(message), Workload.key(message), 1, 0, Long.MAX_VALUE).messages()
                 .isEmpty();
+    }
+
+    @Override
+    public long commitLogWrittenBytes() {
+        return store.getMaxPhyOffset();
     }
 
     @Override

@@ -1,55 +1,90 @@
 package dev.hangar.bench;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Turns the runs into docs/BENCHMARKS.md: the machine, the method, the targets with how far each is met or
- * missed, one table of medians per workload with the Hangar/RocketMQ ratio, and every run.
+ * Turns the runs into docs/BENCHMARKS.md: the machine, the method, issue 13's targets with how far each is met or
+ * missed, one table of medians per workload with the ratios between engines, and every run. Only completed runs
+ * enter a median; failed ones are listed with their reason.
  */
-public final class Report {
+public final class Report implements Targets.Medians {
     private final Machine machine;
     private final String command;
     private final int rounds;
     private final List<Workload> workloads;
     private final List<RunResult> runs;
     private final List<RawDevice> device;
+    private final RunFacts facts;
+
+    /**
+     * What the run was beyond its results.
+     *
+     * @param stallSeconds how long each put-stall run lasted
+     * @param pacedRates   puts per second the put-stall workload was paced at, by engine
+     * @param expected     the duration estimated before the run
+     * @param took         the run's actual duration
+     */
+    public record RunFacts(int stallSeconds, Map<String, Double> pacedRates, Duration expected, Duration took) {
+    }
 
     public Report(Machine machine, String command, int rounds, List<Workload> workloads, List<RunResult> runs,
-                  List<RawDevice> device) {
+                  List<RawDevice> device, RunFacts facts) {
         this.device = device;
         this.machine = machine;
         this.command = command;
         this.rounds = rounds;
         this.workloads = workloads;
         this.runs = runs;
+        this.facts = facts;
     }
 
     /** A figure of a run and how to print it. */
-    private record Figure(String name, ToDoubleFunction<RunResult> value, String format, boolean higherIsBetter) {
+    private record Figure(String name, ToDoubleFunction<RunResult> value, String format) {
     }
 
     private static final List<Figure> FIGURES = List.of(
-            new Figure("messages/s", RunResult::messagesPerSecond, "%,.0f", true),
-            new Figure("MB/s (bodies)", RunResult::megabytesPerSecond, "%,.1f", true),
-            new Figure("put latency p50 (µs)", r -> r.p50Nanos() / 1e3, "%,.1f", false),
-            new Figure("put latency p99 (µs)", r -> r.p99Nanos() / 1e3, "%,.1f", false),
-            new Figure("put latency p99.9 (µs)", r -> r.p999Nanos() / 1e3, "%,.1f", false),
-            new Figure("put latency max (µs)", r -> r.maxNanos() / 1e3, "%,.0f", false),
-            new Figure("dispatch after last put (ms)", r -> r.dispatchNanos() / 1e6, "%,.1f", false),
-            new Figure("allocated per message, put caller (B)", RunResult::allocPerMessage, "%,.0f", false),
-            new Figure("allocated per message, all store threads (B)", RunResult::allocAllThreadsPerMessage, "%,.0f",
-                    false),
-            new Figure("disk used when readable (MiB)", r -> r.diskBytes() / 1048576.0, "%,.1f", false),
-            new Figure("heap used after GC (MiB)", r -> r.heapUsed() / 1048576.0, "%,.1f", false),
-            new Figure("failed puts", r -> r.failures(), "%,.0f", false));
+            new Figure("messages/s", RunResult::messagesPerSecond, "%,.0f"),
+            new Figure("MB/s (bodies)", RunResult::megabytesPerSecond, "%,.1f"),
+            new Figure("put latency p50 (µs)", r -> r.p50Nanos() / 1e3, "%,.1f"),
+            new Figure("put latency p99 (µs)", r -> r.p99Nanos() / 1e3, "%,.1f"),
+            new Figure("put latency p99.9 (µs)", r -> r.p999Nanos() / 1e3, "%,.1f"),
+            new Figure("put latency p99.99 (µs)", r -> r.p9999Nanos() / 1e3, "%,.1f"),
+            new Figure("put latency max (µs)", r -> r.maxNanos() / 1e3, "%,.0f"),
+            new Figure("puts > 20 ms", r -> r.putsOver20ms(), "%,.0f"),
+            new Figure("dispatch after last put (ms)", r -> r.dispatchNanos() / 1e6, "%,.1f"),
+            new Figure("allocated per message, put caller (B)", RunResult::allocPerMessage, "%,.0f"),
+            new Figure("allocated per message, all store threads (B)", RunResult::allocAllThreadsPerMessage, "%,.0f"),
+            new Figure("disk used when readable (MiB)", r -> r.diskBytes() / 1048576.0, "%,.1f"),
+            new Figure("CommitLog files (256 MiB) entered", r -> r.commitLogWrittenBytes() < 0 ? Double.NaN
+                    : Math.ceil(r.commitLogWrittenBytes() / (double) BenchMain.COMMIT_LOG_FILE_SIZE), "%,.0f"),
+            new Figure("heap used after GC (MiB)", r -> r.heapUsed() / 1048576.0, "%,.1f"),
+            new Figure("failed puts", r -> r.failures(), "%,.0f"));
 
-    /** The median of {@code f} over the rounds of {@code workload} on {@code engine}; NaN without runs. */
+    /** How an engine is called in the tables. */
+    static String displayName(String engine) {
+        return switch (engine) {
+            case Workload.HANGAR -> "Hangar";
+            case Workload.HANGAR_PRETOUCH -> "Hangar, pretoucher on";
+            case Workload.ROCKETMQ -> "RocketMQ 4.9.8";
+            case Workload.CHRONICLE -> "Chronicle Queue (raw append)";
+            default -> engine;
+        };
+    }
+
+    /** The median of {@code f} over the completed rounds of {@code workload} on {@code engine}; NaN without any. */
+    @Override
     public double median(String workload, String engine, ToDoubleFunction<RunResult> f) {
-        double[] v = values(workload, engine, f);
+        return medianOfSorted(values(workload, engine, f));
+    }
+
+    /** The median of an ascending array; NaN when empty. */
+    static double medianOfSorted(double[] v) {
         if (v.length == 0) {
             return Double.NaN;
         }
@@ -57,7 +92,7 @@ public final class Report {
     }
 
     private double[] values(String workload, String engine, ToDoubleFunction<RunResult> f) {
-        return runs.stream().filter(r -> r.workload().equals(workload) && r.engine().equals(engine))
+        return runs.stream().filter(r -> r.ok() && r.workload().equals(workload) && r.engine().equals(engine))
                 .mapToDouble(f).sorted().toArray();
     }
 
@@ -67,7 +102,7 @@ public final class Report {
         if (v.length == 0) {
             return "—";
         }
-        String median = fmt(f.format(), median(workload, engine, f.value()));
+        String median = fmt(f.format(), medianOfSorted(v));
         if (v.length == 1) {
             return median;
         }
@@ -83,86 +118,99 @@ public final class Report {
         md.append("- Memory: ").append(machine.memory()).append('\n');
         md.append("- JDK: ").append(machine.jdk()).append('\n');
         md.append("- OS: ").append(machine.os()).append("\n\n");
-        md.append("## Method\n\n").append(Method.TEXT.formatted(rounds)).append('\n');
-        md.append("## Targets\n\n").append(targets()).append('\n');
+        md.append("## Method\n\n").append(Method.text(rounds, workloads, facts)).append('\n');
+        md.append("## Targets\n\nIssue 13's targets, from the medians of this run.\n\n").append(targets()).append('\n');
         md.append("## Raw device (same run)\n\n").append(rawDevice()).append('\n');
-        md.append("## Results (median (min–max) of ").append(rounds)
-                .append(" rounds; ratio = Hangar / RocketMQ of the medians)\n\n");
+        md.append("## Results\n\nMedian (min–max) of the rounds; a ratio is the first engine's median over the "
+                + "other's.\n\n");
         for (Workload w : workloads) {
-            md.append("### ").append(w.name()).append(" — ").append(w.title()).append(" (")
-                    .append(String.format(Locale.ROOT, "%,d", w.effectiveMessages())).append(" messages)\n\n");
-            md.append("| figure | Hangar | RocketMQ 4.9.8 | Hangar / RocketMQ |\n|---|---:|---:|---:|\n");
-            for (Figure f : FIGURES) {
-                double h = median(w.name(), "hangar", f.value());
-                double r = median(w.name(), "rocketmq", f.value());
-                md.append("| ").append(f.name()).append(" | ").append(spread(w.name(), "hangar", f)).append(" | ")
-                        .append(spread(w.name(), "rocketmq", f)).append(" | ").append(ratio(h, r)).append(" |\n");
-            }
-            md.append('\n');
+            md.append(workloadTable(w));
         }
+        md.append(failedRuns());
         md.append("## Every run\n\n");
-        md.append("| workload | engine | round | messages/s | p50 µs | p99 µs | p99.9 µs | max µs | dispatch ms "
-                + "| B/msg caller | B/msg all threads | disk MiB | failed |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| workload | engine | round | messages | messages/s | p50 µs | p99 µs | p99.9 µs | p99.99 µs | max µs "
+                + "| puts > 20 ms | dispatch ms | B/msg caller | B/msg all threads | disk MiB | failed |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult r : runs) {
+            if (!r.ok()) {
+                continue;
+            }
             md.append(String.format(Locale.ROOT,
-                    "| %s | %s | %d | %,.0f | %,.1f | %,.1f | %,.1f | %,.0f | %,.1f | %,.0f | %,.0f | %,.1f | %d |%n",
-                    r.workload(), r.engine(), r.round(), r.messagesPerSecond(), r.p50Nanos() / 1e3,
-                    r.p99Nanos() / 1e3, r.p999Nanos() / 1e3, r.maxNanos() / 1e3, r.dispatchNanos() / 1e6,
-                    r.allocPerMessage(), r.allocAllThreadsPerMessage(), r.diskBytes() / 1048576.0, r.failures()));
+                    "| %s | %s | %d | %,d | %,.0f | %,.1f | %,.1f | %,.1f | %,.1f | %,.0f | %d | %,.1f | %,.0f | %,.0f "
+                            + "| %,.1f | %d |%n",
+                    r.workload(), r.engine(), r.round(), r.messages(), r.messagesPerSecond(), r.p50Nanos() / 1e3,
+                    r.p99Nanos() / 1e3, r.p999Nanos() / 1e3, r.p9999Nanos() / 1e3, r.maxNanos() / 1e3,
+                    r.putsOver20ms(), r.dispatchNanos() / 1e6, r.allocPerMessage(), r.allocAllThreadsPerMessage(),
+                    r.diskBytes() / 1048576.0, r.failures()));
         }
         return md.toString();
     }
 
-    private String targets() {
-        StringBuilder t = new StringBuilder("| target | measured | verdict |\n|---|---:|---|\n");
-        double asyncRatio = median("async-1k-4t", "hangar", RunResult::messagesPerSecond)
-                / median("async-1k-4t", "rocketmq", RunResult::messagesPerSecond);
-        row(t, "async 1 KiB, 4 threads: Hangar ≥ 3x RocketMQ messages/s", asyncRatio, 3, true, "x");
-        double syncRatio = median("sync-1k-16t", "hangar", RunResult::messagesPerSecond)
-                / median("sync-1k-16t", "rocketmq", RunResult::messagesPerSecond);
-        row(t, "sync flush, 16 threads: Hangar ≥ 5x RocketMQ messages/s", syncRatio, 5, true, "x");
-        double p999 = median("async-1k-4t", "hangar", RunResult::p999Nanos)
-                / median("async-1k-4t", "rocketmq", RunResult::p999Nanos);
-        row(t, "async 1 KiB, 4 threads: Hangar p99.9 ≤ 1/5 of RocketMQ's", p999, 0.2, false, "x of RocketMQ's");
-        double oneThread = median("async-1k-1t", "hangar", RunResult::messagesPerSecond)
-                / median("async-1k-1t", "rocketmq", RunResult::messagesPerSecond);
-        row(t, "async 1 KiB, 1 thread: Hangar ≥ 5x RocketMQ messages/s", oneThread, 5, true, "x");
-        double inflight = median("sync-1k-4t-inflight256", "hangar", RunResult::messagesPerSecond)
-                / median("sync-1k-4t-inflight256", "rocketmq", RunResult::messagesPerSecond);
-        row(t, "sync flush, 4 threads × 256 in flight: Hangar ≥ 3x RocketMQ messages/s", inflight, 3, true, "x");
-        double adaptive = median("async-1k-16t-adaptive", "hangar", RunResult::messagesPerSecond)
-                / median("async-1k-16t-reentrant", "hangar", RunResult::messagesPerSecond);
-        row(t, "16 threads: Hangar's adaptive lock ≥ 0.8x its reentrant lock (within 20 %)", adaptive, 0.8, true,
-                "x");
-        double manyQueues = median("many-queues-256b-4t", "hangar", RunResult::messagesPerSecond)
-                / median("many-queues-256b-4t", "rocketmq", RunResult::messagesPerSecond);
-        row(t, "1 000 topics × 8 queues, 256 B, 4 threads: Hangar ≥ 2x RocketMQ messages/s", manyQueues, 2, true,
-                "x");
-        double alloc = 0;
-        for (Workload w : workloads) {
-            if (w.batchSize() == 1) {
-                alloc = Math.max(alloc, median(w.name(), "hangar", RunResult::allocPerMessage));
+    /** Engines of {@code w} in its order; the first is the one the ratios are of. */
+    private String workloadTable(Workload w) {
+        List<String> engines = w.engines();
+        StringBuilder md = new StringBuilder("### ").append(w.name()).append(" — ").append(w.title());
+        if (w.name().equals(Workload.PUT_STALL)) {
+            md.append(", ").append(facts.stallSeconds()).append(" s per engine, 1 round; paced at");
+            String sep = " ";
+            for (Map.Entry<String, Double> e : facts.pacedRates().entrySet()) {
+                md.append(sep).append(String.format(Locale.ROOT, "%,.0f puts/s (%s)", e.getValue(),
+                        displayName(e.getKey())));
+                sep = ", ";
             }
-        }
-        row(t, "Hangar allocates ≤ 64 B per single put (worst single-put workload, put caller)", alloc, 64, false,
-                " B");
-        double allThreads = 0;
-        for (Workload w : workloads) {
-            if (w.batchSize() == 1) {
-                allThreads = Math.max(allThreads,
-                        median(w.name(), "hangar", RunResult::allocAllThreadsPerMessage));
+        } else {
+            md.append(String.format(Locale.ROOT, " (%,d messages", w.effectiveMessages()));
+            if (w.rounds(rounds) != rounds) {
+                md.append(", ").append(w.rounds(rounds)).append(" round").append(w.rounds(rounds) == 1 ? "" : "s");
             }
+            md.append(')');
         }
-        row(t, "Hangar allocates ≤ 64 B per single put (worst single-put workload, all store threads)", allThreads,
-                64, false, " B");
+        md.append("\n\n");
+        if (engines.contains(Workload.CHRONICLE)) {
+            md.append("Chronicle Queue: raw append, no ConsumeQueue/index, timed until written (its appender "
+                    + "returns once the excerpt is in the mapped file, readable by a tailer).\n\n");
+        }
+        String first = engines.get(0);
+        md.append("| figure |");
+        engines.forEach(e -> md.append(' ').append(displayName(e)).append(" |"));
+        engines.subList(1, engines.size()).forEach(e -> md.append(' ').append(displayName(first)).append(" / ")
+                .append(displayName(e)).append(" |"));
+        md.append("\n|---|");
+        md.append("---:|".repeat(2 * engines.size() - 1)).append('\n');
+        for (Figure f : FIGURES) {
+            md.append("| ").append(f.name()).append(" |");
+            engines.forEach(e -> md.append(' ').append(spread(w.name(), e, f)).append(" |"));
+            double a = median(w.name(), first, f.value());
+            engines.subList(1, engines.size()).forEach(e -> md.append(' ')
+                    .append(ratio(a, median(w.name(), e, f.value()))).append(" |"));
+            md.append('\n');
+        }
+        return md.append('\n').toString();
+    }
+
+    private String failedRuns() {
+        List<RunResult> failed = runs.stream().filter(r -> !r.ok()).toList();
+        if (failed.isEmpty()) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("### Runs that did not complete\n\n| workload | engine | round | why |\n"
+                + "|---|---|---:|---|\n");
+        failed.forEach(r -> md.append("| ").append(r.workload()).append(" | ").append(r.engine()).append(" | ")
+                .append(r.round()).append(" | ").append(r.error().replace('|', '/').replace('\n', ' ')).append(" |\n"));
+        return md.append('\n').toString();
+    }
+
+    String targets() {
+        StringBuilder t = new StringBuilder("| target | measured (median) | verdict |\n|---|---|---|\n");
+        for (Targets.Row r : new Targets(this, runs, fsyncLatencySeconds(), facts.stallSeconds()).rows()) {
+            t.append("| ").append(r.target()).append(" | ").append(r.measured()).append(" | ").append(r.verdict())
+                    .append(" |\n");
+        }
         return t.toString();
     }
 
-    private static double medianOf(double[] v) {
-        Arrays.sort(v);
-        return v.length == 0 ? Double.NaN
-                : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    private double fsyncLatencySeconds() {
+        return medianOfSorted(device.stream().mapToDouble(d -> d.fsyncMedianNanos() / 1e9).sorted().toArray());
     }
 
     private static String spreadOf(double[] v, String format) {
@@ -171,8 +219,8 @@ public final class Report {
         }
         double[] sorted = v.clone();
         Arrays.sort(sorted);
-        return fmt(format, medianOf(sorted)) + " (" + fmt(format, sorted[0]) + "–" + fmt(format, sorted[sorted.length - 1])
-                + ")";
+        return fmt(format, medianOfSorted(sorted)) + " (" + fmt(format, sorted[0]) + "–"
+                + fmt(format, sorted[sorted.length - 1]) + ")";
     }
 
     /** The device rows, and each sync and async workload's Hangar figure as a fraction of them. */
@@ -186,62 +234,53 @@ public final class Report {
         t.append("| 4 KiB write + fdatasync, median latency (µs) | ").append(spreadOf(fsyncMicros, "%,.0f"))
                 .append(" |\n");
         t.append("| 1 MiB write + fdatasync, MB/s | ").append(spreadOf(mbs, "%,.1f")).append(" |\n\n");
-        double fsyncLatencySeconds = medianOf(fsyncMicros.clone()) / 1e6;
-        double seqMbs = medianOf(mbs.clone());
+        double fsyncLatencySeconds = fsyncLatencySeconds();
+        double seqMbs = medianOfSorted(Arrays.stream(mbs).sorted().toArray());
         t.append("| workload | Hangar | bound from the device | Hangar as a fraction |\n|---|---:|---:|---:|\n");
         for (Workload w : workloads) {
-            double h = median(w.name(), "hangar", RunResult::messagesPerSecond);
+            double h = median(w.name(), Workload.HANGAR, RunResult::messagesPerSecond);
             if (Double.isNaN(h)) {
                 continue;
             }
             if (w.syncFlush() && w.inflight() == 1) {
                 double bound = w.threads() / fsyncLatencySeconds;
-                t.append(String.format(Locale.ROOT, "| %s | %,.0f msg/s | %,.0f msg/s (%d threads ÷ fdatasync latency) | %.2f |%n",
+                t.append(String.format(Locale.ROOT,
+                        "| %s | %,.0f msg/s | %,.0f msg/s (%d threads ÷ fdatasync latency) | %.2f |%n",
                         w.name(), h, bound, w.threads(), h / bound));
             } else {
-                double mb = median(w.name(), "hangar", RunResult::megabytesPerSecond);
-                t.append(String.format(Locale.ROOT, "| %s | %,.1f MB/s (bodies) | %,.1f MB/s (1 MiB + fdatasync) | %.2f |%n",
+                double mb = median(w.name(), Workload.HANGAR, RunResult::megabytesPerSecond);
+                t.append(String.format(Locale.ROOT,
+                        "| %s | %,.1f MB/s (bodies) | %,.1f MB/s (1 MiB + fdatasync) | %.2f |%n",
                         w.name(), mb, seqMbs, mb / seqMbs));
             }
         }
         return t.toString();
     }
 
-    private static void row(StringBuilder t, String target, double measured, double goal, boolean atLeast,
-                            String unit) {
-        String verdict;
-        if (Double.isNaN(measured)) {
-            verdict = "not measured (workload skipped)";
-        } else if (atLeast ? measured >= goal : measured <= goal) {
-            verdict = "met";
-        } else {
-            verdict = atLeast
-                    ? String.format(Locale.ROOT, "missed: needs %.2fx more", goal / measured)
-                    : String.format(Locale.ROOT, "missed: %.2fx above the bound", measured / goal);
-        }
-        t.append("| ").append(target).append(" | ").append(String.format(Locale.ROOT, "%.2f", measured)).append(unit)
-                .append(" | ").append(verdict).append(" |\n");
-    }
-
     private static String fmt(String format, double v) {
         return Double.isNaN(v) ? "—" : String.format(Locale.ROOT, format, v);
     }
 
-    private static String ratio(double h, double r) {
-        if (Double.isNaN(h) || Double.isNaN(r) || r == 0) {
+    private static String ratio(double a, double b) {
+        if (Double.isNaN(a) || Double.isNaN(b) || b == 0) {
             return "—";
         }
-        return String.format(Locale.ROOT, "%.2f", h / r);
+        return String.format(Locale.ROOT, "%.2f", a / b);
     }
 
     /** Rows of medians, for the console. */
     public List<String> summaryLines() {
         List<String> lines = new ArrayList<>();
         for (Workload w : workloads) {
-            double h = median(w.name(), "hangar", RunResult::messagesPerSecond);
-            double r = median(w.name(), "rocketmq", RunResult::messagesPerSecond);
-            lines.add(String.format(Locale.ROOT, "%-24s hangar %,10.0f msg/s   rocketmq %,10.0f msg/s   ratio %s",
-                    w.name(), h, r, ratio(h, r)));
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-24s", w.name()));
+            for (String e : w.engines()) {
+                line.append(String.format(Locale.ROOT, "  %s %,.0f msg/s", e,
+                        median(w.name(), e, RunResult::messagesPerSecond)));
+            }
+            lines.add(line.toString());
+        }
+        for (Targets.Row r : new Targets(this, runs, fsyncLatencySeconds(), facts.stallSeconds()).rows()) {
+            lines.add("target: " + r.target() + " — " + r.measured() + " — " + r.verdict());
         }
         return lines;
     }

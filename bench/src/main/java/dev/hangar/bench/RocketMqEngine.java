@@ -163,6 +163,11 @@ public final class RocketMqEngine implements BenchEngine {
     }
 
     @Override
+    public long commitLogWrittenBytes() {
+        return store.getMaxPhyOffset();
+    }
+
+    @Override
     public void close() {
         store.shutdown();
         stats.shutdown();

@@ -1,0 +1,178 @@
+package dev.hangar.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Issue 13's targets, each judged from the medians of the same run: what was measured and whether it is met, or
+ * by what factor it is missed.
+ */
+final class Targets {
+    /** The 8-queue reference of the 100 000-queue row: same body size, threads and count, one topic. */
+    static final String EIGHT_QUEUES = "async-256b-4t";
+    static final String MANY_QUEUES = "many-queues-256b-4t";
+    static final String QUEUES_100K = "queues-100k-256b-4t";
+    static final String ASYNC_4T = "async-1k-4t";
+    static final String INFLIGHT = "sync-1k-4t-inflight256";
+    static final String SYNC_16T = "sync-1k-16t";
+
+    /** The median of a figure over the completed rounds of a workload on an engine; NaN without such rounds. */
+    @FunctionalInterface
+    interface Medians {
+        double median(String workload, String engine, ToDoubleFunction<RunResult> figure);
+    }
+
+    /** One line of the table. */
+    record Row(String target, String measured, String verdict) {
+    }
+
+    private final Medians m;
+    private final List<RunResult> runs;
+    private final double fsyncLatencySeconds;
+    private final int stallSeconds;
+
+    /**
+     * @param fsyncLatencySeconds the median raw 4 KiB write + fdatasync latency of the run (NaN if not measured)
+     * @param stallSeconds        how long each put-stall run lasted
+     */
+    Targets(Medians m, List<RunResult> runs, double fsyncLatencySeconds, int stallSeconds) {
+        this.m = m;
+        this.runs = runs;
+        this.fsyncLatencySeconds = fsyncLatencySeconds;
+        this.stallSeconds = stallSeconds;
+    }
+
+    List<Row> rows() {
+        List<Row> t = new ArrayList<>();
+        ratioRow(t, "async, 1 KiB, 1 thread: ≥ 5x RocketMQ (Hangar builds ConsumeQueue and index)",
+                Workload.ONE_THREAD, Workload.HANGAR, Workload.ROCKETMQ, 5);
+        ratioRow(t, "async, 1 KiB, 1 thread: ≥ 0.7x Chronicle Queue's raw append (no ConsumeQueue/index)",
+                Workload.ONE_THREAD, Workload.HANGAR, Workload.CHRONICLE, 0.7);
+        ratioRow(t, "async, 1 KiB, 4 threads: ≥ 3x RocketMQ", ASYNC_4T, Workload.HANGAR, Workload.ROCKETMQ, 3);
+        ratioRow(t, "SYNC_FLUSH, 1 KiB, 4 threads × 256 in flight: ≥ 3x RocketMQ in the same mode", INFLIGHT,
+                Workload.HANGAR, Workload.ROCKETMQ, 3);
+        double inflight = rate(INFLIGHT, Workload.HANGAR);
+        double async = rate(ASYNC_4T, Workload.HANGAR);
+        t.add(new Row("SYNC_FLUSH, 4 threads × 256 in flight: ≥ 80% of our own ASYNC_FLUSH rate (async-1k-4t: "
+                + "same 1 KiB, same 4 threads)", measured(inflight / async, "%.2f", "x")
+                + perSecond(" (", inflight, " vs ", async, ")"), verdict(inflight / async, 0.8, true)));
+        double sync16 = rate(SYNC_16T, Workload.HANGAR);
+        double bound = 16 / fsyncLatencySeconds;
+        t.add(new Row("SYNC_FLUSH, 16 closed-loop threads: ≥ 85% of 16 ÷ the raw 4 KiB fdatasync latency of this run",
+                measured(sync16 / bound, "%.2f", "x") + perSecond(" (", sync16, " vs ", bound, ")"),
+                verdict(sync16 / bound, 0.85, true)));
+        double p999 = m.median(ASYNC_4T, Workload.HANGAR, RunResult::p999Nanos)
+                / m.median(ASYNC_4T, Workload.ROCKETMQ, RunResult::p999Nanos);
+        t.add(new Row("p99.9 put latency, async 1 KiB, 4 threads: ≤ 1/3 of RocketMQ's",
+                measured(p999, "%.2f", "x of RocketMQ's"), verdict(p999, 1.0 / 3, false)));
+        t.add(allocationRow());
+        ratioRow(t, "8 000 queues (1 000 topics × 8), 256 B, 4 threads: ≥ 2x RocketMQ", MANY_QUEUES,
+                Workload.HANGAR, Workload.ROCKETMQ, 2);
+        double disk = m.median(MANY_QUEUES, Workload.HANGAR, r -> positiveOrNaN(r.diskUsedCommitLogByContent()))
+                / m.median(MANY_QUEUES, Workload.HANGAR, r -> positiveOrNaN(r.dataWritten()));
+        t.add(new Row("8 000 queues: disk used ≤ 2x the data written (CommitLog counted by its written bytes; data = "
+                + "CommitLog bytes + 20 B ConsumeQueue unit + 20 B index entry per message)",
+                measured(disk, "%.2f", "x"), verdict(disk, 2, false)));
+        t.add(hundredThousandQueuesWorks());
+        double q100k = rate(QUEUES_100K, Workload.HANGAR);
+        double q8 = rate(EIGHT_QUEUES, Workload.HANGAR);
+        t.add(new Row("100 000 queues: throughput ≥ 50% of the 8-queue rate (" + EIGHT_QUEUES + ", same 256 B, "
+                + "4 threads, count)", measured(q100k / q8, "%.2f", "x") + perSecond(" (", q100k, " vs ", q8, ")"),
+                verdict(q100k / q8, 0.5, true)));
+        t.add(stallRow());
+        return t;
+    }
+
+    private void ratioRow(List<Row> t, String target, String workload, String engine, String other, double goal) {
+        double a = rate(workload, engine);
+        double b = rate(workload, other);
+        t.add(new Row(target, measured(a / b, "%.2f", "x") + perSecond(" (", a, " vs ", b, ")"),
+                verdict(a / b, goal, true)));
+    }
+
+    private Row allocationRow() {
+        double worst = Double.NaN;
+        String where = "";
+        for (RunResult r : runs) {
+            if (r.ok() && r.engine().startsWith(Workload.HANGAR) && r.round() > 0 && singleTopic(r.workload())) {
+                double v = m.median(r.workload(), r.engine(), RunResult::allocAllThreadsPerMessage);
+                if (!Double.isNaN(v) && (Double.isNaN(worst) || v > worst)) {
+                    worst = v;
+                    where = " (" + r.workload() + (r.engine().equals(Workload.HANGAR) ? "" : ", " + r.engine()) + ")";
+                }
+            }
+        }
+        return new Row("allocation: ≤ 64 B per put, all store threads (the worst single-topic Hangar workload; the "
+                + "many-queue rows create a ConsumeQueue per 2 to 25 messages)",
+                measured(worst, "%.0f", " B") + (Double.isNaN(worst) ? "" : where), verdict(worst, 64, false));
+    }
+
+    private Row hundredThousandQueuesWorks() {
+        List<RunResult> r = runs.stream().filter(x -> x.workload().equals(QUEUES_100K)
+                && x.engine().equals(Workload.HANGAR)).toList();
+        String target = "100 000 queues (12 500 topics × 8): works within vm.max_map_count";
+        if (r.isEmpty()) {
+            return new Row(target, "—", "not measured (workload skipped)");
+        }
+        List<String> errors = r.stream().filter(x -> !x.ok()).map(RunResult::error).toList();
+        long failedPuts = r.stream().mapToLong(RunResult::failures).sum();
+        if (!errors.isEmpty()) {
+            return new Row(target, errors.size() + " of " + r.size() + " runs failed", "missed: " + errors.get(0));
+        }
+        if (failedPuts > 0) {
+            return new Row(target, failedPuts + " failed puts", "missed: puts failed");
+        }
+        return new Row(target, r.size() + " of " + r.size() + " runs complete, every message readable", "met");
+    }
+
+    private Row stallRow() {
+        String target = "put stalls: no put > 20 ms in a 60 s run at half the maximum rate (Hangar, "
+                + "warmMapedFileEnable=true)" + (stallSeconds == 60 ? "" : "; this run: " + stallSeconds + " s");
+        double count = m.median(Workload.PUT_STALL, Workload.HANGAR_PRETOUCH, r -> r.putsOver20ms());
+        double max = m.median(Workload.PUT_STALL, Workload.HANGAR_PRETOUCH, r -> r.maxNanos() / 1e6);
+        if (Double.isNaN(count)) {
+            return new Row(target, "—", "not measured (workload skipped)");
+        }
+        String measured = String.format(Locale.ROOT, "%.0f puts > 20 ms, max %.1f ms", count, max);
+        return new Row(target, measured, count == 0 ? "met"
+                : String.format(Locale.ROOT, "missed: max %.2fx the 20 ms bound", max / 20));
+    }
+
+    private static boolean singleTopic(String workload) {
+        return !workload.equals(MANY_QUEUES) && !workload.equals(QUEUES_100K);
+    }
+
+    private double rate(String workload, String engine) {
+        return m.median(workload, engine, RunResult::messagesPerSecond);
+    }
+
+    private static double positiveOrNaN(double v) {
+        return v < 0 ? Double.NaN : v;
+    }
+
+    private static String measured(double v, String format, String unit) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "—" : String.format(Locale.ROOT, format, v) + unit;
+    }
+
+    private static String perSecond(String open, double a, String mid, double b, String close) {
+        if (Double.isNaN(a) || Double.isNaN(b)) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "%s%,.0f%s%,.0f msg/s%s", open, a, mid, b, close);
+    }
+
+    /** "met", "missed: needs 1.50x more" (a floor) or "missed: 1.50x above the bound" (a ceiling). */
+    static String verdict(double measured, double goal, boolean atLeast) {
+        if (Double.isNaN(measured) || Double.isInfinite(measured)) {
+            return "not measured (workload skipped or failed)";
+        }
+        if (atLeast ? measured >= goal : measured <= goal) {
+            return "met";
+        }
+        return atLeast
+                ? String.format(Locale.ROOT, "missed: needs %.2fx more", goal / measured)
+                : String.format(Locale.ROOT, "missed: %.2fx above the bound", measured / goal);
+    }
+}
