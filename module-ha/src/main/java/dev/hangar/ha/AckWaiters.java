@@ -50,10 +50,10 @@ final class AckWaiters {
 
     CompletableFuture<PutMessageStatus> await(long nextOffset) {
         if (stopped) {
-            return CompletableFuture.completedFuture(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
+            return SettledOutcomes.FLUSH_SLAVE_TIMEOUT;
         }
         if (acked.get() >= nextOffset) {
-            return CompletableFuture.completedFuture(PutMessageStatus.PUT_OK);
+            return SettledOutcomes.PUT_OK;
         }
         Waiter w = new Waiter(new CompletableFuture<>(), System.nanoTime() + timeoutNanos);
         waiting.put(nextOffset, w);

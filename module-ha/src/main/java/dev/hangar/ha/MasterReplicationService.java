@@ -113,10 +113,10 @@ final class MasterReplicationService implements ReplicationService {
             c.dataArrived();
         }
         if (role != BrokerRole.SYNC_MASTER || !waitForReplica) {
-            return CompletableFuture.completedFuture(PutMessageStatus.PUT_OK);
+            return SettledOutcomes.PUT_OK;
         }
         if (slaveProblem(nextOffset) != null) {
-            return CompletableFuture.completedFuture(PutMessageStatus.SLAVE_NOT_AVAILABLE);
+            return SettledOutcomes.SLAVE_NOT_AVAILABLE;
         }
         return waiters.await(nextOffset);
     }

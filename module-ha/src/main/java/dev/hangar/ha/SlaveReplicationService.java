@@ -29,7 +29,7 @@ final class SlaveReplicationService implements ReplicationService {
 
     @Override
     public CompletableFuture<PutMessageStatus> handle(long nextOffset, boolean waitForReplica) {
-        return CompletableFuture.completedFuture(PutMessageStatus.PUT_OK);
+        return SettledOutcomes.PUT_OK;
     }
 
     @Override

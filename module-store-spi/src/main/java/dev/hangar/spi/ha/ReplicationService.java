@@ -17,7 +17,8 @@ import java.util.concurrent.CompletableFuture;
  *       {@code waitForReplica}); {@code FLUSH_SLAVE_TIMEOUT} after {@code syncFlushTimeout};
  *       {@code SLAVE_NOT_AVAILABLE} at once when no slave is connected or the best one is more than
  *       {@code haSlaveFallbehindMax} bytes behind. An ASYNC_MASTER completes it {@code PUT_OK} at once. One
- *       acknowledgement completes every request it covers; no thread waits per request.</li>
+ *       acknowledgement completes every request it covers; no thread waits per request. The caller only reads
+ *       the future: an answer known at once may be one shared, already completed instance.</li>
  *   <li>On a slave, the service appends through {@link ReplicatedLog#appendAt} and never rewrites bytes the
  *       log already holds; when the master's offsets do not follow its own it stops and says why.</li>
  * </ul>
