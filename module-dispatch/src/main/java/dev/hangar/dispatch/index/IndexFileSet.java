@@ -34,6 +34,8 @@ final class IndexFileSet {
     private final CopyOnWriteArrayList<IndexFile> files = new CopyOnWriteArrayList<>();
     /** Name of the newest file created or loaded, so a new name always sorts after it. */
     private String lastFileName = "";
+    /** Empty files found by {@link #load}: creations a crash cut short, deleted on the first write. */
+    private final List<Path> interruptedCreations = new ArrayList<>();
 
     IndexFileSet(Path dir, int slotCount, int entryCapacity, Checkpoint checkpoint) {
         this.dir = dir;
@@ -56,6 +58,14 @@ final class IndexFileSet {
         }
         long durableTime = checkpoint.indexMsgTimestamp();
         for (Path path : listIndexFiles()) {
+            if (isEmpty(path)) {
+                // a crash between creating the file and mapping it (which sizes it): no key was ever written there
+                LOG.warn("ignoring index file {}: it is empty, its creation was cut short by a crash; it held no key "
+                        + "and is deleted when the index is next written", path);
+                lastFileName = path.getFileName().toString();
+                interruptedCreations.add(path);
+                continue;
+            }
             IndexFile file = IndexFile.open(path, slotCount, entryCapacity);
             lastFileName = file.fileName();
             if (destroyPastCheckpoint && file.endTimestamp() > durableTime) {
@@ -85,8 +95,32 @@ final class IndexFileSet {
         }
     }
 
+    private static boolean isEmpty(Path path) {
+        try {
+            return Files.size(path) == 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the size of index file " + path, e);
+        }
+    }
+
+    /** Deletes the empty files {@link #load} skipped; only a store that writes its index gets here, never a reader. */
+    private void deleteInterruptedCreations() {
+        for (Path path : interruptedCreations) {
+            try {
+                Files.deleteIfExists(path);
+                LOG.info("deleted the empty index file {} left by an interrupted creation", path);
+            } catch (IOException e) {
+                LOG.warn("cannot delete the empty index file {}: {}", path, e.toString());
+            }
+        }
+        interruptedCreations.clear();
+    }
+
     /** The newest file when it has room, else a new one. */
     IndexFile writableFile() {
+        if (!interruptedCreations.isEmpty()) {
+            deleteInterruptedCreations();
+        }
         IndexFile last = newest();
         if (last == null) {
             IndexFile first = IndexFile.create(dir.resolve(nextFileName()), slotCount, entryCapacity, 0, 0);

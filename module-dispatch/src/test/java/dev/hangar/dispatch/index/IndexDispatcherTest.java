@@ -10,6 +10,7 @@ import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.dispatch.CommitLogDispatcher;
 import dev.hangar.spi.dispatch.ConsumeQueueView;
 import dev.hangar.spi.dispatch.KeyIndexView;
+import dev.hangar.spi.format.IndexFileFormat;
 import dev.hangar.spi.message.MessageSysFlag;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -193,6 +194,28 @@ class IndexDispatcherTest {
         assertEquals(List.of(phy(450)), query("k450"));
         dispatch(499, "k499", null);
         assertEquals(List.of(phy(499)), query("k499"), "not indexed twice");
+    }
+
+    @Test
+    void anEmptyIndexFileLeftByACrashDuringItsCreationIsIgnoredThenDeletedOnTheNextWrite() throws IOException {
+        for (int i = 0; i < 10; i++) {
+            dispatch(i, "k" + i, null);
+        }
+        dispatcher.close();
+        dispatcher = null;
+        Path torn = root.resolve("index").resolve(IndexFileFormat.fileName(System.currentTimeMillis() + 60_000));
+        Files.createFile(torn);
+
+        reopen(false);
+
+        assertEquals(List.of(phy(5)), query("k5"), "the keys of the older file are still found");
+        assertTrue(Files.exists(torn), "nothing is deleted before the index is written");
+        dispatch(10, "k10", null);
+        assertEquals(List.of(phy(10)), query("k10"));
+        assertFalse(Files.exists(torn), "the empty file is gone once the index is written");
+        assertTrue(indexFiles().stream().allMatch(p -> p.toFile().length() > 0), indexFiles().toString());
+        reopen(true);
+        assertEquals(List.of(phy(10)), query("k10"));
     }
 
     @Test
