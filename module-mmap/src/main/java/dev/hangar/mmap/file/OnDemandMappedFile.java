@@ -16,12 +16,15 @@ import org.slf4j.LoggerFactory;
  * allows: it maps itself on the first {@link #hold()}, and the budget unmaps it ("parks" it) when it is idle and
  * other files need the mapping. Built for ConsumeQueue files, of which a store may have hundreds of thousands.
  *
- * <p>{@link #appendBytes} writes through the file channel ({@code pwrite}), not the mapping: the first store into
- * a page of a shared file mapping takes a page fault plus the file system's {@code page_mkwrite}, measured at
- * 2-5 ms per page on this project's build machines, and with thousands of queues nearly every unit lands on a page
- * not yet written. A {@code pwrite} of the same 20 bytes costs some 40 us. Readers still read through the mapping,
- * which shares the page cache with the channel. The channel is open exactly while the file is mapped, so the
- * budget bounds file descriptors too.
+ * <p>{@link #appendBytes} writes a unit that reaches into a page not written before through the file channel
+ * ({@code pwrite}): the first store into a page of a shared file mapping takes a page fault plus the file
+ * system's {@code page_mkwrite}, measured at 2-5 ms per page on this project's build machines, and with thousands
+ * of queues nearly every unit lands on such a page; a {@code pwrite} of the same 20 bytes costs some 40 us. A unit
+ * inside the page the previous unit already wrote goes through the mapping: that page is in the page cache, and a
+ * system call per 20-byte unit made dispatch the bottleneck with few queues (docs/PERFORMANCE.md section 12).
+ * Readers read through the mapping, which shares the page cache with the channel; a force through the channel
+ * covers both kinds of writes. The channel is open exactly while the file is mapped, so the budget bounds file
+ * descriptors too.
  *
  * <p>Every use of the mapping in {@link DefaultMappedFile} happens between {@link #hold()} and
  * {@link #release()}. This class takes references under its monitor and parks only under that monitor when its
@@ -132,11 +135,17 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
             fileSystemKnown = true;
         }
         try {
-            ByteBuffer source = sourceView(data);
-            source.limit(offset + length).position(offset);
-            FileChannel channel = writeChannel;
-            for (long position = current; source.hasRemaining(); ) {
-                position += channel.write(source, position);
+            if (withinWrittenPage(current, length)) {
+                ByteBuffer target = writerTarget();
+                target.clear().position(current);
+                target.put(data, offset, length);
+            } else {
+                ByteBuffer source = sourceView(data);
+                source.limit(offset + length).position(offset);
+                FileChannel channel = writeChannel;
+                for (long position = current; source.hasRemaining(); ) {
+                    position += channel.write(source, position);
+                }
             }
             wrotePosition.set(current + length);
             // after the position moved: a group force that read the position before this write re-registers us
@@ -151,6 +160,16 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
         } finally {
             release();
         }
+    }
+
+    /**
+     * True when {@code [current, current + length)} lies in the page that holds byte {@code current - 1}, which the
+     * previous append wrote: that page is in the page cache, so a store through the mapping costs no block
+     * allocation and at most one minor fault per page, where a {@code pwrite} costs a system call per unit.
+     */
+    static boolean withinWrittenPage(int current, int length) {
+        int page = DirtyPages.OS_PAGE_SIZE;
+        return current > 0 && (current - 1) / page == (current + length - 1) / page;
     }
 
     /** One file's part of an {@link UnforcedFiles#forceAll()}: bytes {@code [from, to)} under a reference. */
