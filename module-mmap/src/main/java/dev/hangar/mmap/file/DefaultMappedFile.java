@@ -1,6 +1,5 @@
 package dev.hangar.mmap.file;
 
-import dev.hangar.mmap.nativeio.LibC;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.spi.flush.ForceEvents;
 import dev.hangar.spi.mapped.AppendCallback;
@@ -432,52 +431,18 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
 
     /**
      * Writes a zero into every page so the kernel allocates them now rather than under the put lock, forcing
-     * every {@code flushLeastPages} pages (0 = never), then mlocks the file. Stops early when {@code abandon}
-     * becomes true (someone needs the file now). Only for a new, empty file. Never throws for native failures.
+     * every {@code flushLeastPages} pages (0 = never), then mlocks the file ({@link FileWarmUp}). Stops early when
+     * {@code abandon} becomes true (someone needs the file now). Only for a new, empty file. Never throws for
+     * native failures.
      */
     public void warmUp(int flushLeastPages, BooleanSupplier abandon) {
         if (!hold()) {
             return;
         }
         try {
-            long begin = System.currentTimeMillis();
-            long lastForcedPage = 0;
-            boolean abandoned = false;
-            // a long index: a counted int loop over a whole file would delay safepoints for seconds
-            for (long position = 0, page = 0; position < fileSize; position += DirtyPages.OS_PAGE_SIZE, page++) {
-                mapped.put((int) position, (byte) 0);
-                if (flushLeastPages > 0 && page - lastForcedPage >= flushLeastPages) {
-                    lastForcedPage = page;
-                    forceQuietly();
-                }
-                if (abandon.getAsBoolean()) {
-                    abandoned = true;
-                    break;
-                }
-            }
-            if (abandoned) {
-                LOG.info("warm-up of {} abandoned: the file is needed now", path);
-                return;
-            }
-            if (flushLeastPages > 0) {
-                forceQuietly();
-            }
-            memoryLocked = nativeMemory.mlock(mapped, fileSize);
-            if (memoryLocked) {
-                nativeMemory.madvise(mapped, fileSize, LibC.MADV_WILLNEED);
-            }
-            LOG.info("warmed {} in {} ms (locked in memory: {})", path, System.currentTimeMillis() - begin,
-                    memoryLocked);
+            memoryLocked = FileWarmUp.warm(path, mapped, fileSize, nativeMemory, flushLeastPages, abandon);
         } finally {
             release();
-        }
-    }
-
-    private void forceQuietly() {
-        try {
-            mapped.force();
-        } catch (RuntimeException e) {
-            LOG.warn("force during warm-up of {} failed: {}", path, e.toString());
         }
     }
 
