@@ -37,13 +37,17 @@ class SlaveCrashRecoveryTest {
             KillNineReplicationTest.Child slave = new KillNineReplicationTest.Child(s, "brokerRole=SLAVE",
                     "haMasterAddress=" + HaStores.haAddress(master), "flushConsumeQueueThoroughInterval=500");
             int n = 0;
+            long oldPartLastStoreTime = 0;
             while (master.getMaxPhyOffset() < 20L * HaStores.FILE_SIZE) {
-                put(master, n++);
+                oldPartLastStoreTime = put(master, n++);
             }
             long oldPartEnd = master.getMaxPhyOffset();
             HaStores.await("the slave holds the old part", () -> master.replicationStatus().ackedOffset() == oldPartEnd);
-            // the old files' records must be older than the checkpoint minus recovery's safety margin
-            Thread.sleep(PAST_THE_RECOVERY_MARGIN_MILLIS);
+            // the old files' records must be older than the checkpoint minus recovery's safety margin: the new
+            // part's store times (and so the checkpoint) must lie past the old part's by more than that margin
+            long newPartEarliestStoreTime = oldPartLastStoreTime + PAST_THE_RECOVERY_MARGIN_MILLIS;
+            HaStores.await("the clock passes the old part's last store time by the recovery margin",
+                    () -> System.currentTimeMillis() > newPartEarliestStoreTime);
             long newPartStart = master.getMaxPhyOffset();
             long lastStoreTime = 0;
             while (master.getMaxPhyOffset() < newPartStart + 2L * HaStores.FILE_SIZE) {
