@@ -159,6 +159,7 @@ public final class HaBench {
             AtomicLong failed = new AtomicLong();
             List<Thread> workers = new ArrayList<>();
             ThreadCpu cpu = ThreadCpu.start();
+            GcPauses gc = GcPauses.start();
             long begin = System.nanoTime();
             for (int t = 0; t < threads; t++) {
                 LatencyHistogram rec = new LatencyHistogram();
@@ -181,9 +182,13 @@ public final class HaBench {
                 all.add(r);
             }
             LatencyHistogram lag = probe == null ? null : probe.finish();
+            gc.close();
             Result r = new Result(engine, role + ", " + what, messages, seconds, failed.get(), all, lag);
             System.err.println(r.row());
             System.err.println("  " + cpuLine);
+            if (probe != null) {
+                System.err.println("  " + probe.attribution(gc.pauses(), begin));
+            }
             return r;
         } finally {
             deleteQuietly(dir);
@@ -231,8 +236,13 @@ public final class HaBench {
      */
     static final class LagProbe {
         static final long POLL_NANOS = 200_000;
+        static final long TARGET_NANOS = 10_000_000;
         private final ConcurrentSkipListMap<Long, Long> waiting = new ConcurrentSkipListMap<>();
         private final LatencyHistogram lag = new LatencyHistogram();
+        /** Each sample as (answered at, lag), for {@link #attribution}; written by the poller only. */
+        private long[] answered = new long[4096];
+        private long[] lags = new long[4096];
+        private int samples;
         private final Thread poller;
         private volatile boolean done;
 
@@ -244,13 +254,75 @@ public final class HaBench {
                     Map.Entry<Long, Long> e;
                     while ((e = waiting.firstEntry()) != null && e.getKey() <= slaveEnd) {
                         waiting.remove(e.getKey());
-                        lag.record(Math.max(0, now - e.getValue()));
+                        long l = Math.max(0, now - e.getValue());
+                        lag.record(l);
+                        keep(e.getValue(), l);
                     }
                     LockSupport.parkNanos(POLL_NANOS);
                 }
             }, "ha-bench-lag");
             poller.setDaemon(true);
             poller.start();
+        }
+
+        private void keep(long answeredNanos, long lagNanos) {
+            if (samples == lags.length) {
+                answered = java.util.Arrays.copyOf(answered, samples * 2);
+                lags = java.util.Arrays.copyOf(lags, samples * 2);
+            }
+            answered[samples] = answeredNanos;
+            lags[samples++] = lagNanos;
+        }
+
+        /**
+         * Which samples a collection held up: those whose interval (answered .. seen on the slave) overlaps one of
+         * {@code pauses}; the p99 of the others; and the worst of the others (when in the run, how late), so what is
+         * left once the collector is taken out can be looked at. Call after {@link #finish}.
+         */
+        String attribution(List<GcPauses.Pause> pauses, long runBeginNanos) {
+            LatencyHistogram clear = new LatencyHistogram();
+            int overTarget = 0;
+            int overTargetInGc = 0;
+            int inGc = 0;
+            long[] worst = new long[5];
+            long[] worstAt = new long[5];
+            for (int i = 0; i < samples; i++) {
+                boolean held = GcPauses.overlaps(pauses, answered[i], answered[i] + lags[i]);
+                if (held) {
+                    inGc++;
+                } else {
+                    clear.record(lags[i]);
+                    for (int w = 0; w < worst.length; w++) {
+                        if (lags[i] > worst[w]) {
+                            System.arraycopy(worst, w, worst, w + 1, worst.length - w - 1);
+                            System.arraycopy(worstAt, w, worstAt, w + 1, worstAt.length - w - 1);
+                            worst[w] = lags[i];
+                            worstAt[w] = answered[i] - runBeginNanos;
+                            break;
+                        }
+                    }
+                }
+                if (lags[i] > TARGET_NANOS) {
+                    overTarget++;
+                    if (held) {
+                        overTargetInGc++;
+                    }
+                }
+            }
+            StringBuilder b = new StringBuilder(String.format("lag samples %d, %d span a collection; over 10 ms: %d"
+                    + " (%d span a collection); without the spanning ones p50 %s µs, p99 %s µs; collections:",
+                    samples, inGc, overTarget, overTargetInGc, micros(clear, 0.5), micros(clear, 0.99)));
+            for (GcPauses.Pause p : pauses) {
+                if (p.endNanos() >= runBeginNanos) {
+                    b.append(String.format(" [%s at %.3f s, %d ms]", p.collector(),
+                            (p.startNanos() - runBeginNanos) / 1e9, p.millis()));
+                }
+            }
+            b.append("; worst others (at s: µs):");
+            for (int w = 0; w < worst.length && worst[w] > 0; w++) {
+                b.append(String.format(" %.3f: %,d", worstAt[w] / 1e9, worst[w] / 1000));
+            }
+            return b.toString();
         }
 
         void expect(long endOffset, long answeredNanos) {

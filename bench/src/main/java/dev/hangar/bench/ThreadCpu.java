@@ -16,7 +16,12 @@ import java.util.TreeMap;
  */
 final class ThreadCpu {
     private static final ThreadMXBean BEAN = ManagementFactory.getThreadMXBean();
+    /** HotSpot's view of the same bean: bytes allocated by thread (what drives the young collections). */
+    private static final com.sun.management.ThreadMXBean ALLOC = BEAN instanceof com.sun.management.ThreadMXBean a
+            && a.isThreadAllocatedMemorySupported() ? a : null;
     private final Map<Long, Long> before = new HashMap<>();
+    private final Map<Long, Long> allocatedBefore = new HashMap<>();
+    private final Map<String, Long> finishedAllocated = new java.util.concurrent.ConcurrentHashMap<>();
     private Map<String, Long> faultsBefore = Map.of();
     private final Map<String, Long> finishedFaults = new java.util.concurrent.ConcurrentHashMap<>();
     private long gcCountBefore;
@@ -39,6 +44,9 @@ final class ThreadCpu {
             if (cpu >= 0) {
                 t.before.put(id, cpu);
             }
+            if (ALLOC != null) {
+                t.allocatedBefore.put(id, Math.max(0, ALLOC.getThreadAllocatedBytes(id)));
+            }
         }
         return t;
     }
@@ -46,6 +54,9 @@ final class ThreadCpu {
     /** Called by a thread started after {@link #start} as its last act: counts its CPU time under {@code name}. */
     void finished(String name) {
         finished.merge(name, BEAN.getCurrentThreadCpuTime(), Long::sum);
+        if (ALLOC != null) {
+            finishedAllocated.merge(name, ALLOC.getCurrentThreadAllocatedBytes(), Long::sum);
+        }
         long faults = ownMinorFaults();
         if (faults > 0) {
             finishedFaults.merge(name, faults, Long::sum);
@@ -85,6 +96,33 @@ final class ThreadCpu {
                 key = name + "#" + i;
             }
             byName.merge(key, used, Long::sum);
+        }
+        return byName;
+    }
+
+    /** Bytes allocated since {@link #start} by thread name (named as in {@link #since}); empty without support. */
+    private Map<String, Long> allocatedSince() {
+        Map<String, Long> byName = new LinkedHashMap<>(finishedAllocated);
+        if (ALLOC == null) {
+            return byName;
+        }
+        TreeMap<Long, String> names = new TreeMap<>();
+        for (ThreadInfo info : BEAN.getThreadInfo(BEAN.getAllThreadIds())) {
+            if (info != null) {
+                names.put(info.getThreadId(), info.getThreadName());
+            }
+        }
+        for (Map.Entry<Long, String> e : names.entrySet()) {
+            long bytes = ALLOC.getThreadAllocatedBytes(e.getKey());
+            if (bytes < 0) {
+                continue;
+            }
+            String name = e.getValue().replaceAll("-\\d+$", "-N");
+            String key = name;
+            for (int i = 2; byName.containsKey(key) && !name.endsWith("-N"); i++) {
+                key = name + "#" + i;
+            }
+            byName.merge(key, bytes - allocatedBefore.getOrDefault(e.getKey(), 0L), Long::sum);
         }
         return byName;
     }
@@ -145,6 +183,12 @@ final class ThreadCpu {
         faults.entrySet().stream().filter(e -> e.getValue() * 20 >= allFaults && e.getValue() > 0)
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> b.append(String.format(" %s %.3f", e.getKey(), (double) e.getValue() / messages)));
+        Map<String, Long> allocated = allocatedSince();
+        long allBytes = allocated.values().stream().mapToLong(Long::longValue).sum();
+        b.append(String.format("; allocated bytes per message %,d:", allBytes / Math.max(1, messages)));
+        allocated.entrySet().stream().filter(e -> e.getValue() * 20 >= allBytes && e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> b.append(String.format(" %s %,d", e.getKey(), e.getValue() / messages)));
         return b.toString();
     }
 }
