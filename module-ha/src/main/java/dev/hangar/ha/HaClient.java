@@ -39,6 +39,8 @@ final class HaClient {
      * continuous stream still hears acknowledgements at once.
      */
     static final int MAX_UNREPORTED_BYTES = 256 * 1024;
+    /** An append slower than this is logged: the slave's mapped file stalled (first-touch faults, writeback). */
+    static final long SLOW_APPEND_NANOS = 50_000_000;
 
     private final HaSettings settings;
     private final ReplicatedLog log;
@@ -209,10 +211,17 @@ final class HaClient {
                     + ": the bytes in between are no longer on the master");
         }
         if (size > 0) {
+            long begin = System.nanoTime();
             try {
                 log.appendAt(masterOffset, ByteBuffer.wrap(body, 0, size));
             } catch (IllegalStateException e) {
                 throw new Diverged(e.getMessage());
+            }
+            long took = System.nanoTime() - begin;
+            if (took > SLOW_APPEND_NANOS) {
+                // every replicated byte waits behind this: it is the slave-side share of a replication lag spike
+                LOG.warn("appending {} replicated bytes at offset {} took {} ms (page faults or writeback stalling "
+                        + "this slave's CommitLog?)", size, masterOffset, took / 1_000_000);
             }
             received.add(size);
         }
