@@ -23,6 +23,7 @@ final class ThreadCpu {
     private final Map<Long, Long> allocatedBefore = new HashMap<>();
     private final Map<String, Long> finishedAllocated = new java.util.concurrent.ConcurrentHashMap<>();
     private Map<String, Long> faultsBefore = Map.of();
+    private Map<String, Long> wakeupsBefore = Map.of();
     private final Map<String, Long> finishedFaults = new java.util.concurrent.ConcurrentHashMap<>();
     private long gcCountBefore;
     private long gcMillisBefore;
@@ -35,6 +36,7 @@ final class ThreadCpu {
     static ThreadCpu start() {
         ThreadCpu t = new ThreadCpu();
         t.faultsBefore = minorFaults();
+        t.wakeupsBefore = voluntarySwitches();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             t.gcCountBefore += Math.max(0, gc.getCollectionCount());
             t.gcMillisBefore += Math.max(0, gc.getCollectionTime());
@@ -158,6 +160,43 @@ final class ThreadCpu {
     }
 
     /**
+     * Voluntary context switches so far by thread (Linux: {@code voluntary_ctxt_switches} of
+     * /proc/self/task/TID/status, named as in {@link #minorFaults}): each is one sleep, so one wake-up, of that
+     * thread; the count does not depend on how loaded the machine is the way timings do. Empty elsewhere.
+     */
+    private static Map<String, Long> voluntarySwitches() {
+        Map<String, Long> byName = new LinkedHashMap<>();
+        java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+        if (tasks == null) {
+            return byName;
+        }
+        java.util.Arrays.sort(tasks, java.util.Comparator.comparingLong(f -> Long.parseLong(f.getName())));
+        for (java.io.File task : tasks) {
+            try {
+                String name = java.nio.file.Files.readString(task.toPath().resolve("comm")).trim()
+                        .replaceAll("-\\d+$", "-N");
+                long n = -1;
+                for (String line : java.nio.file.Files.readAllLines(task.toPath().resolve("status"))) {
+                    if (line.startsWith("voluntary_ctxt_switches:")) {
+                        n = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                    }
+                }
+                if (n < 0) {
+                    continue;
+                }
+                String key = name;
+                for (int i = 2; byName.containsKey(key) && !name.endsWith("-N"); i++) {
+                    key = name + "#" + i;
+                }
+                byName.merge(key, n, Long::sum);
+            } catch (java.io.IOException | RuntimeException e) {
+                // the thread ended meanwhile
+            }
+        }
+        return byName;
+    }
+
+    /**
      * One line: the garbage collections during the run (a single pause of some milliseconds sets a lag p99 over a
      * short run), total CPU µs per message, then the threads that used at least 1% of it.
      */
@@ -183,6 +222,13 @@ final class ThreadCpu {
         faults.entrySet().stream().filter(e -> e.getValue() * 20 >= allFaults && e.getValue() > 0)
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> b.append(String.format(" %s %.3f", e.getKey(), (double) e.getValue() / messages)));
+        Map<String, Long> wakeups = voluntarySwitches();
+        wakeups.replaceAll((name, n) -> n - wakeupsBefore.getOrDefault(name, 0L));
+        long allWakeups = wakeups.values().stream().mapToLong(Long::longValue).sum();
+        b.append(String.format("; sleeps (voluntary switches) per message %.2f:", (double) allWakeups / messages));
+        wakeups.entrySet().stream().filter(e -> e.getValue() * 20 >= allWakeups && e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> b.append(String.format(" %s %.2f", e.getKey(), (double) e.getValue() / messages)));
         Map<String, Long> allocated = allocatedSince();
         long allBytes = allocated.values().stream().mapToLong(Long::longValue).sum();
         b.append(String.format("; allocated bytes per message %,d:", allBytes / Math.max(1, messages)));
