@@ -95,11 +95,6 @@ final class MasterReplicationService implements ReplicationService {
         }
     }
 
-    /** True when puts wait for acknowledgements (SYNC_MASTER): then a slave's report must be read at once. */
-    boolean waitsForAcknowledgements() {
-        return role == BrokerRole.SYNC_MASTER;
-    }
-
     void shippedBytes(int n) {
         shipped.add(n);
     }

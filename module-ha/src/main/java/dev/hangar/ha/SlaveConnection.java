@@ -14,8 +14,7 @@ import org.slf4j.LoggerFactory;
  * One slave, on one thread: reads its reports (8-byte offsets, also its acknowledgements) and ships frames
  * ({@link HaFrameFormat}) from where it asked, at most {@code haTransferBatchSize} bytes each, plus an empty frame
  * when nothing was sent for {@code haSendHeartbeatInterval}. Non-blocking with a selector: a slave that stops
- * reading cannot block this thread, and new data wakes it ({@link #dataArrived}); reports wake it only on a SYNC_MASTER
- * ({@link #reportsWake}): at most one put per sleep calls
+ * reading cannot block this thread, and new data wakes it ({@link #dataArrived}): at most one put per sleep calls
  * {@code Selector.wakeup}, whose lock the selector thread also takes (every put calling it made a convoy of put
  * threads on that monitor, up to 300 ms on a loaded machine, delaying both the puts and the shipping).
  *
@@ -125,7 +124,7 @@ final class SlaveConnection {
                     rejected = true;
                     break;
                 }
-                key.interestOps((reportsWake() ? SelectionKey.OP_READ : 0) | (pending ? SelectionKey.OP_WRITE : 0));
+                key.interestOps(SelectionKey.OP_READ | (pending ? SelectionKey.OP_WRITE : 0));
                 if (pending) {
                     s.select(MAX_SELECT_MILLIS);
                 } else {
@@ -167,16 +166,6 @@ final class SlaveConnection {
             }
         }
         master.closed(this, rejected && !stopped);
-    }
-
-    /**
-     * Whether a report from the slave should wake this thread. Only a SYNC_MASTER's puts wait for them; an
-     * ASYNC_MASTER reads them whenever it wakes anyway (for new data, or at least every {@link #MAX_SELECT_MILLIS}),
-     * which halves this thread's wake-ups at low rates, where every put is a frame and every frame brings a report.
-     * The first report (where to start, or that the slave is ahead) is always awaited.
-     */
-    private boolean reportsWake() {
-        return nextTransfer < 0 || master.waitsForAcknowledgements();
     }
 
     private boolean pending() {
