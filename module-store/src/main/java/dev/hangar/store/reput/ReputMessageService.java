@@ -31,7 +31,10 @@ import org.slf4j.LoggerFactory;
 public final class ReputMessageService implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ReputMessageService.class);
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    /** Written but not yet visible (a sync flush is under way): look again soon, the flush does not wake us. */
+    /**
+     * Written but not yet visible (a sync flush is under way: the flush does not wake us), or visible but cut (a
+     * slave between two frames; the next append wakes us sooner): look again soon.
+     */
     private static final long PENDING_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
     private final PluginDispatch plugins;
@@ -136,10 +139,16 @@ public final class ReputMessageService implements Runnable {
     public void run() {
         while (!stopped) {
             try {
+                long seenEnd = visibleEnd.getAsLong();
                 if (dispatchAvailable() == 0) {
                     sleeping = true;
-                    if (behindBytes() == 0 && !stopped) {
-                        boolean pending = writtenEnd.getAsLong() > visibleEnd.getAsLong();
+                    // park unless more became visible since the pass began (an append that saw "not sleeping" did
+                    // not wake us). Being behind is no reason to spin: on a slave the visible end cuts a record
+                    // between two frames from the master, nothing can be dispatched until the next append (which
+                    // wakes us), and re-scanning at once took the CPU from the HA client bringing the rest
+                    long end = visibleEnd.getAsLong();
+                    if (end == seenEnd && !stopped) {
+                        boolean pending = writtenEnd.getAsLong() > end || behindBytes() > 0;
                         LockSupport.parkNanos(this, pending ? PENDING_PARK_NANOS : IDLE_PARK_NANOS);
                     }
                     sleeping = false;
