@@ -24,6 +24,7 @@ final class ThreadCpu {
     private final Map<String, Long> finishedAllocated = new java.util.concurrent.ConcurrentHashMap<>();
     private Map<String, Long> faultsBefore = Map.of();
     private Map<String, Long> wakeupsBefore = Map.of();
+    private Map<String, Long> queuedBefore = Map.of();
     private final Map<String, Long> finishedFaults = new java.util.concurrent.ConcurrentHashMap<>();
     private long gcCountBefore;
     private long gcMillisBefore;
@@ -37,6 +38,7 @@ final class ThreadCpu {
         ThreadCpu t = new ThreadCpu();
         t.faultsBefore = minorFaults();
         t.wakeupsBefore = voluntarySwitches();
+        t.queuedBefore = runQueueWait();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             t.gcCountBefore += Math.max(0, gc.getCollectionCount());
             t.gcMillisBefore += Math.max(0, gc.getCollectionTime());
@@ -130,41 +132,51 @@ final class ThreadCpu {
     }
 
     /**
-     * Minor page faults so far by thread (Linux: field 10 of /proc/self/task/TID/stat, by the thread's kernel name,
-     * 15 characters; a second thread of the same name is "name#2"); empty elsewhere. Threads that ended are missed.
+     * Minor page faults so far by thread (Linux: field 10 of /proc/self/task/TID/stat); empty elsewhere.
      */
     private static Map<String, Long> minorFaults() {
-        Map<String, Long> byName = new LinkedHashMap<>();
-        java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
-        if (tasks == null) {
-            return byName;
-        }
-        java.util.Arrays.sort(tasks, java.util.Comparator.comparingLong(f -> Long.parseLong(f.getName())));
-        for (java.io.File task : tasks) {
-            try {
-                String name = java.nio.file.Files.readString(task.toPath().resolve("comm")).trim()
-                        .replaceAll("-\\d+$", "-N");
-                String stat = java.nio.file.Files.readString(task.toPath().resolve("stat"));
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                long minflt = Long.parseLong(f[7]);
-                String key = name;
-                for (int i = 2; byName.containsKey(key) && !name.endsWith("-N"); i++) {
-                    key = name + "#" + i;
-                }
-                byName.merge(key, minflt, Long::sum);
-            } catch (java.io.IOException | RuntimeException e) {
-                // the thread ended meanwhile
-            }
-        }
-        return byName;
+        return perTask(task -> {
+            String stat = java.nio.file.Files.readString(task.resolve("stat"));
+            return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]);
+        });
     }
 
     /**
-     * Voluntary context switches so far by thread (Linux: {@code voluntary_ctxt_switches} of
-     * /proc/self/task/TID/status, named as in {@link #minorFaults}): each is one sleep, so one wake-up, of that
-     * thread; the count does not depend on how loaded the machine is the way timings do. Empty elsewhere.
+     * Voluntary context switches so far by thread ({@code voluntary_ctxt_switches} of /proc/self/task/TID/status):
+     * each is one sleep, so one wake-up, of that thread; the count hardly depends on how loaded the machine is, the
+     * way timings do.
      */
     private static Map<String, Long> voluntarySwitches() {
+        return perTask(task -> {
+            for (String line : java.nio.file.Files.readAllLines(task.resolve("status"))) {
+                if (line.startsWith("voluntary_ctxt_switches:")) {
+                    return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+            throw new java.io.IOException("no voluntary_ctxt_switches");
+        });
+    }
+
+    /**
+     * Nanoseconds each thread spent runnable but waiting for a CPU (field 2 of /proc/self/task/TID/schedstat): on a
+     * loaded machine this, not the code, is where a thread's lateness goes, and a replication thread's wall-time
+     * spike with no CPU behind it shows up here.
+     */
+    private static Map<String, Long> runQueueWait() {
+        return perTask(task -> Long.parseLong(
+                java.nio.file.Files.readString(task.resolve("schedstat")).trim().split(" ")[1]));
+    }
+
+    private interface TaskCounter {
+        long read(java.nio.file.Path task) throws java.io.IOException;
+    }
+
+    /**
+     * One counter of every live thread of this JVM (Linux /proc/self/task), by the thread's kernel name (15
+     * characters, a trailing number folded to "-N"; a second thread of the same name is "name#2"); empty off Linux.
+     * Threads that ended are missed.
+     */
+    private static Map<String, Long> perTask(TaskCounter counter) {
         Map<String, Long> byName = new LinkedHashMap<>();
         java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
         if (tasks == null) {
@@ -175,22 +187,14 @@ final class ThreadCpu {
             try {
                 String name = java.nio.file.Files.readString(task.toPath().resolve("comm")).trim()
                         .replaceAll("-\\d+$", "-N");
-                long n = -1;
-                for (String line : java.nio.file.Files.readAllLines(task.toPath().resolve("status"))) {
-                    if (line.startsWith("voluntary_ctxt_switches:")) {
-                        n = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                    }
-                }
-                if (n < 0) {
-                    continue;
-                }
+                long n = counter.read(task.toPath());
                 String key = name;
                 for (int i = 2; byName.containsKey(key) && !name.endsWith("-N"); i++) {
                     key = name + "#" + i;
                 }
                 byName.merge(key, n, Long::sum);
             } catch (java.io.IOException | RuntimeException e) {
-                // the thread ended meanwhile
+                // the thread ended meanwhile, or this kernel lacks the file
             }
         }
         return byName;
@@ -229,6 +233,13 @@ final class ThreadCpu {
         wakeups.entrySet().stream().filter(e -> e.getValue() * 20 >= allWakeups && e.getValue() > 0)
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> b.append(String.format(" %s %.2f", e.getKey(), (double) e.getValue() / messages)));
+        Map<String, Long> queued = runQueueWait();
+        queued.replaceAll((name, n) -> n - queuedBefore.getOrDefault(name, 0L));
+        long allQueued = queued.values().stream().mapToLong(Long::longValue).sum();
+        b.append(String.format("; waiting for a CPU µs per message %.1f:", allQueued / 1e3 / messages));
+        queued.entrySet().stream().filter(e -> e.getValue() * 20 >= allQueued && e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> b.append(String.format(" %s %.1f", e.getKey(), e.getValue() / 1e3 / messages)));
         Map<String, Long> allocated = allocatedSince();
         long allBytes = allocated.values().stream().mapToLong(Long::longValue).sum();
         b.append(String.format("; allocated bytes per message %,d:", allBytes / Math.max(1, messages)));
