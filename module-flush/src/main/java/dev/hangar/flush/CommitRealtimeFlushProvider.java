@@ -21,10 +21,10 @@ public final class CommitRealtimeFlushProvider implements FlushCommitLogServiceP
         return "Async flush for the write buffer: commits it to the file channel, then forces it";
     }
 
-    /** The only flush that commits a write buffer (asynchronously: SYNC_FLUSH is refused with a write buffer). */
+    /** The async flush of a write buffer (under SYNC_FLUSH, {@code group-commit} commits it before each force). */
     @Override
     public boolean isDefaultFor(boolean syncFlush, boolean commitsWriteBuffer) {
-        return commitsWriteBuffer;
+        return !syncFlush && commitsWriteBuffer;
     }
 
     @Override

@@ -21,10 +21,13 @@ public final class GroupCommitFlushProvider implements FlushCommitLogServiceProv
         return "Sync flush: puts wait for a group fsync that covers them, FLUSH_DISK_TIMEOUT after syncFlushTimeout";
     }
 
-    /** The synchronous flush of a CommitLog written in place. */
+    /**
+     * The synchronous flush of any CommitLog: one written in place, and one with a write buffer, which each round
+     * commits before it forces.
+     */
     @Override
     public boolean isDefaultFor(boolean syncFlush, boolean commitsWriteBuffer) {
-        return syncFlush && !commitsWriteBuffer;
+        return syncFlush;
     }
 
     @Override

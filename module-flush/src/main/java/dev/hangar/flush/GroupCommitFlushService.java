@@ -6,6 +6,7 @@ import dev.hangar.spi.flush.FlushStatistics;
 import dev.hangar.spi.flush.FlushTarget;
 import dev.hangar.spi.flush.FlushWaiter;
 import dev.hangar.spi.store.PutMessageStatus;
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * acknowledges as many puts as arrived during the previous one, and no waiter covered by a force waits for a
  * later one. The {@link FlushDeadlineWatcher} completes waiters still waiting after {@code syncFlushTimeout} ms
  * with {@code FLUSH_DISK_TIMEOUT}, even if a force hangs.
+ *
+ * <p>Commit, then force: with a write buffer ({@code mappedFile=transient-pool}) appended bytes reach the file only
+ * when committed ({@code pwrite} of the buffer), and a force covers only committed bytes. So each round first
+ * commits up to the noted position, then forces; a put is told {@code PUT_OK} only when its bytes were written to
+ * the file AND forced. Where appends go straight into the mapping the commit moves nothing and costs no system call.
  *
  * <p>A failed force leaves the flushed position where it was: no waiter beyond it is ever told {@code PUT_OK}. The
  * failure is counted, marks the store not writable once, the waiting puts complete {@code FLUSH_DISK_TIMEOUT}, and
@@ -51,6 +57,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
     private final FlushSettings settings;
     private final FlushStatistics statistics;
     private final CheckpointingFlusher flusher;
+    private final DiskFailureReporter failures;
     private final WaitingPuts waiting = new WaitingPuts();
     /** Reused by the flush thread for every release. */
     private final WaitingPuts.Batch released = new WaitingPuts.Batch();
@@ -67,8 +74,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
         this.target = context.target();
         this.settings = FlushSettings.from(context.config());
         this.statistics = context.statistics();
-        DiskFailureReporter failures = new DiskFailureReporter(GroupCommitFlushProvider.NAME, context.health(),
-                statistics);
+        this.failures = new DiskFailureReporter(GroupCommitFlushProvider.NAME, context.health(), statistics);
         this.flusher = new CheckpointingFlusher(target, context.checkpoint(), statistics, failures);
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.syncFlushTimeoutMillis());
         this.watcher = new FlushDeadlineWatcher(waiting, target::flushedWhere, settings.syncFlushTimeoutMillis());
@@ -171,13 +177,36 @@ final class GroupCommitFlushService implements FlushCommitLogService {
         // Noted before forcing: everything written so far is in the file, so one force covers it.
         long goal = target.maxWrotePosition();
         lastRoundFailed = false;
-        if (flushedBefore < goal && flusher.flushUpTo(goal, MAX_FLUSHES_PER_ROUND) == CheckpointingFlusher.FAILED) {
+        if (!commitUpTo(goal, MAX_FLUSHES_PER_ROUND) || (flushedBefore < goal
+                && flusher.flushUpTo(goal, MAX_FLUSHES_PER_ROUND) == CheckpointingFlusher.FAILED)) {
             lastRoundFailed = true;
             release(true);
             return false;
         }
         release(false);
         return target.flushedWhere() > flushedBefore;
+    }
+
+    /**
+     * Commits the write buffer up to {@code goal} (a commit stops at a file boundary, so up to {@code maxCommits}
+     * of them). False when a commit threw: then nothing beyond the committed position may be forced or told.
+     */
+    private boolean commitUpTo(long goal, int maxCommits) {
+        for (int i = 0; i < maxCommits && target.committedWhere() < goal; i++) {
+            long before = target.committedWhere();
+            try {
+                target.commit(0);
+            } catch (IOException | RuntimeException e) {
+                failures.failed("commit", e);
+                return false;
+            }
+            if (target.committedWhere() == before) {
+                break;
+            }
+            statistics.recordCommit();
+            failures.succeeded("commit");
+        }
+        return true;
     }
 
     private long nextWaitMillis() {
@@ -214,6 +243,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
 
     /** Final work, on the flush thread (or on the caller if the service never started). */
     private void finishBeforeStop() {
+        commitUpTo(target.maxWrotePosition(), Integer.MAX_VALUE);
         if (!flusher.flushEverything(RealtimeFlushService.SHUTDOWN_FLUSH_TRIES)) {
             LOG.error("{}: could not flush everything before stopping: flushed {} of {} bytes", THREAD_NAME,
                     target.flushedWhere(), target.maxWrotePosition());

@@ -184,15 +184,19 @@ class StoreLauncherEndToEndTest {
     }
 
     @Test
-    void aStorageThatCannotServeSyncFlushIsRefusedBeforeTheStoreIsTouched() {
-        // the refusal now comes from the providers (ProviderCombinations.check), still when the config is read
-        LauncherRun run = onStore("-DmappedFile=transient-pool", "-DflushDiskType=SYNC_FLUSH", "put", "--topic", "T",
-                "--body", "x");
-        assertEquals(2, run.code(), run.toString());
-        String error = run.errorLines().get(0);
-        assertTrue(error.contains("mappedFile=transient-pool") && error.contains("SYNC_FLUSH")
-                && error.contains("(mmap") && error.contains("ASYNC_FLUSH"), run.toString());
-        assertFalse(Files.exists(store()), "refused before the store was opened");
+    void aWriteBufferServesSyncFlushThroughTheGroupCommitThatCommitsBeforeItForces() {
+        // SYNC_FLUSH with mappedFile=transient-pool was refused until group-commit committed the write buffer
+        LauncherRun bench = onStore("-DmappedFile=transient-pool", "-DflushDiskType=SYNC_FLUSH",
+                "-DmappedFileSizeCommitLog=1048576", "-DtransientStorePoolSize=2", "bench", "--messages", "3000",
+                "--size", "100", "--threads", "2", "--queues", "1", "--inflight", "16", "--json");
+        assertEquals(0, bench.code(), bench.toString());
+        Map<String, Object> figures = json(bench.lines().get(0));
+        assertEquals("group-commit", figures.get("flushService"));
+        assertEquals(3000L, figures.get("messages"));
+        assertEquals(0L, figures.get("failed"));
+        LauncherRun get = onStore("-DmappedFile=transient-pool", "-DmappedFileSizeCommitLog=1048576",
+                "-DtransientStorePoolSize=2", "get", "--topic", "BenchTopic0", "--queue", "0", "--max", "5000", "--json");
+        assertEquals(3000, get.lines().size(), get.toString());
     }
 
     @Test

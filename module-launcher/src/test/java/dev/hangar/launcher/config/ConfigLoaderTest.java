@@ -155,10 +155,11 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void anImpossibleCombinationIsRefused() {
-        ConfigException e = assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of())
+    void aWriteBufferWithSyncFlushIsAcceptedNowThatTheGroupCommitCommitsIt() {
+        StoreConfig config = new ConfigLoader(Map.of())
                 .load(null, flags("mappedFile", "transient-pool", "flushDiskType", "SYNC_FLUSH"), null,
-                        ProviderRegistry.discover(null)));
-        assertTrue(e.getMessage().contains("transient-pool") && e.getMessage().contains("SYNC_FLUSH"), e.getMessage());
+                        ProviderRegistry.discover(null));
+        assertEquals("transient-pool", config.get(StoreConfigKeys.MAPPED_FILE));
+        assertTrue(config.isSyncFlush());
     }
 }

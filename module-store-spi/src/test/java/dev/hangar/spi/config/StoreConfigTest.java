@@ -48,7 +48,7 @@ class StoreConfigTest {
     @Test
     void impossibleCombinationsFailAtBuild() {
         // mappedFile=transient-pool with SYNC_FLUSH depends on what the storage provider is: that refusal is built
-        // where the providers are known (StoreAssemblyTest.aStorageNeedingACommitServiceWithSyncFlushIsRefusedBeforeOpening,
+        // where the providers are known (StoreAssemblyTest.aWriteBufferWithSyncFlushIsAcceptedBeforeOpeningSinceTheGroupCommitCommitsIt,
         // ConfigLoaderTest.anImpossibleCombinationIsRefused)
         assertThrows(ConfigException.class, () -> StoreConfig.builder()
                 .set("mappedFileSizeCommitLog", "5000", "-D").build());

@@ -10,6 +10,7 @@ import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.flush.FlushCommitLogServiceProvider;
 import dev.hangar.spi.mapped.MappedStorage;
 import dev.hangar.spi.mapped.MappedStorageProvider;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StoreAssemblyTest {
@@ -79,28 +80,35 @@ class StoreAssemblyTest {
     }
 
     @Test
-    void aStorageThatNeedsACommitServiceIsRefusedWithSyncFlushNamingIt() {
-        ConfigException e = assertThrows(ConfigException.class, () ->
-                StoreAssembly.selectFlush(config("flushDiskType", "SYNC_FLUSH"), WRITE_BUFFER_PLUGIN, REGISTRY));
-        assertTrue(e.getMessage().contains("someone-elses-buffer") && e.getMessage().contains("SYNC_FLUSH"),
-                e.getMessage());
+    void aStorageWithAWriteBufferGetsTheGroupCommitThatCommitsBeforeItForcesUnderSyncFlush() {
+        assertEquals("group-commit",
+                StoreAssembly.selectFlush(config("flushDiskType", "SYNC_FLUSH"), WRITE_BUFFER_PLUGIN, REGISTRY).name());
+        assertEquals("group-commit", flushChosenFor("flushDiskType", "SYNC_FLUSH", "mappedFile", "transient-pool"));
     }
 
     /** Built here, with the providers, since StoreConfig no longer names "transient-pool" (was StoreConfigTest). */
     @Test
-    void aStorageNeedingACommitServiceWithSyncFlushIsRefusedBeforeOpening() {
-        assertThrows(ConfigException.class, () -> ProviderCombinations.check(StoreConfig.builder()
-                .set("mappedFile", "transient-pool", "-D").set("flushDiskType", "SYNC_FLUSH", "-D").build(), REGISTRY));
-        // the controls: each half alone is allowed
+    void aWriteBufferWithSyncFlushIsAcceptedBeforeOpeningSinceTheGroupCommitCommitsIt() {
+        ProviderCombinations.check(StoreConfig.builder()
+                .set("mappedFile", "transient-pool", "-D").set("flushDiskType", "SYNC_FLUSH", "-D").build(), REGISTRY);
         ProviderCombinations.check(config("mappedFile", "transient-pool", "flushDiskType", "ASYNC_FLUSH"), REGISTRY);
         ProviderCombinations.check(config("mappedFile", "mmap", "flushDiskType", "SYNC_FLUSH"), REGISTRY);
     }
 
     @Test
-    void theRefusalNamesTheKeyTheValueAndTheStoragesThatWriteInPlace() {
-        ConfigException e = assertThrows(ConfigException.class, () -> ProviderCombinations.check(
-                config("mappedFile", "transient-pool", "flushDiskType", "SYNC_FLUSH"), REGISTRY));
-        assertTrue(e.getMessage().contains("mappedFile=transient-pool") && e.getMessage().contains("SYNC_FLUSH")
+    void withoutAFlushServiceThatCommitsAWriteBufferWithSyncFlushIsRefusedNamingTheKeyTheValueAndTheInPlaceStorages() {
+        List<FlushCommitLogServiceProvider> withoutGroupCommit = REGISTRY.providers(FlushCommitLogServiceProvider.class)
+                .stream().filter(p -> !p.name().equals("group-commit")).toList();
+        List<MappedStorageProvider> storages = REGISTRY.providers(MappedStorageProvider.class);
+        ConfigException e = assertThrows(ConfigException.class, () -> ProviderCombinations
+                .refuseSyncFlushWithCommitService(config("mappedFile", "transient-pool", "flushDiskType", "SYNC_FLUSH"),
+                        WRITE_BUFFER_PLUGIN, withoutGroupCommit, storages));
+        assertTrue(e.getMessage().contains("mappedFile=someone-elses-buffer") && e.getMessage().contains("SYNC_FLUSH")
                 && e.getMessage().contains("(mmap") && e.getMessage().contains("ASYNC_FLUSH"), e.getMessage());
+        // the controls: a named flushService, or ASYNC_FLUSH, is left alone
+        ProviderCombinations.refuseSyncFlushWithCommitService(config("flushDiskType", "SYNC_FLUSH", "flushService",
+                "commit-realtime"), WRITE_BUFFER_PLUGIN, withoutGroupCommit, storages);
+        ProviderCombinations.refuseSyncFlushWithCommitService(config("flushDiskType", "ASYNC_FLUSH"),
+                WRITE_BUFFER_PLUGIN, withoutGroupCommit, storages);
     }
 }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -52,10 +53,48 @@ class KillNineCrashTest {
         }
     }
 
-    private List<Ack> runAndKill(String flushDiskType, long killAfterMillis) throws Exception {
+    /**
+     * SYNC_FLUSH over a write buffer: a put is told only after the group commit wrote its bytes to the file and
+     * forced them, so after {@code kill -9} (the buffer is process memory and dies with it) every one is there.
+     */
+    @Test
+    void everyAcknowledgedSyncFlushPutOverAWriteBufferSurvivesKillNine() throws Exception {
+        Random random = new Random(7);
+        List<Ack> allAcks = new ArrayList<>();
+        for (int round = 0; round < ROUNDS; round++) {
+            List<Ack> acks = runAndKill("SYNC_FLUSH", 200 + random.nextInt(800), WRITE_BUFFER);
+            assertTrue(acks.size() > 0, "round " + round + ": the child acknowledged something before the kill");
+            allAcks.addAll(acks);
+            verify(allAcks, round);
+        }
+    }
+
+    /**
+     * The negative control of the test above: a flush service that tells a put PUT_OK before its bytes left the
+     * write buffer must be caught losing acknowledged puts to {@code kill -9}.
+     */
+    @Test
+    void theKillCatchesAnAcknowledgementBeforeTheWriteBufferWasCommitted() throws Exception {
+        List<Ack> acks = runAndKill("SYNC_FLUSH", 300, WRITE_BUFFER[0], WRITE_BUFFER[1],
+                "flushService=" + AcknowledgeWithoutForceFlushProvider.NAME);
+        assertTrue(acks.size() > 0, "the child acknowledged something before the kill");
+        long gone;
+        try (DefaultMessageStore store = new DefaultMessageStore(config())) {
+            store.start();
+            gone = acks.stream().filter(a -> store.lookMessageByOffset(a.offset()) == null).count();
+        }
+        assertTrue(gone > 0, "the harness did not see any of " + acks.size() + " puts acknowledged before their "
+                + "commit lost to kill -9");
+    }
+
+    private static final String[] WRITE_BUFFER = {"mappedFile=transient-pool", "transientStorePoolSize=4"};
+
+    private List<Ack> runAndKill(String flushDiskType, long killAfterMillis, String... settings) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                CrashChild.class.getName(), dir.toString(), flushDiskType, "4");
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                CrashChild.class.getName(), dir.toString(), flushDiskType, "4"));
+        command.addAll(List.of(settings));
+        ProcessBuilder pb = new ProcessBuilder(command);
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process child = pb.start();
         List<Ack> acks = new CopyOnWriteArrayList<>();
@@ -84,14 +123,18 @@ class KillNineCrashTest {
         return new ArrayList<>(acks);
     }
 
-    private void verify(List<Ack> acks, int round) {
-        StoreConfig config = StoreConfig.builder()
+    private StoreConfig config() {
+        return StoreConfig.builder()
                 .set("storePathRootDir", dir.toString(), "test")
                 .set("mappedFileSizeCommitLog", Integer.toString(256 * 1024), "test")
                 .set("mappedFileSizeConsumeQueue", Integer.toString(20 * 2000), "test")
                 .set("maxHashSlotNum", "2000", "test")
                 .set("maxIndexNum", "8000", "test")
                 .build();
+    }
+
+    private void verify(List<Ack> acks, int round) {
+        StoreConfig config = config();
         VerifyReport crashed = StoreVerifier.verify(dir, config);
         assertTrue(crashed.healthy(), "round " + round + ": before recovery only a torn tail may be wrong: " + crashed);
         try (DefaultMessageStore store = new DefaultMessageStore(config)) {

@@ -51,6 +51,31 @@ class PowerCutCrashTest {
         System.out.println(totals.summary("ASYNC_FLUSH transient-pool"));
     }
 
+    /** SYNC_FLUSH over a write buffer: the group commit commits, then forces, and only then tells the put. */
+    @Test
+    void syncFlushOverAWriteBufferLosesNoAcknowledgedPutInAPowerCut() throws Exception {
+        Totals totals = rounds("SYNC_FLUSH transient-pool", ROUNDS, new String[] {"flushDiskType", "SYNC_FLUSH",
+                "mappedFile", "transient-pool", "transientStorePoolSize", "16"}, (round, o) -> {
+            assertTrue(o.problems().isEmpty(), round + ": " + o.problems());
+            assertEquals(0, o.lost(), round + ": acknowledged SYNC_FLUSH puts over the write buffer lost in a power cut");
+        });
+        System.out.println(totals.summary("SYNC_FLUSH transient-pool"));
+    }
+
+    /**
+     * The negative control of the test above: a flush service that commits the write buffer and acknowledges
+     * without forcing (survives kill -9) must be caught losing puts in a power cut.
+     */
+    @Test
+    void theHarnessCatchesAWriteBufferCommittedAndAcknowledgedWithoutForcing() throws Exception {
+        Totals totals = rounds("commit without force", CONTROL_ROUNDS, new String[] {"flushDiskType", "SYNC_FLUSH",
+                "mappedFile", "transient-pool", "transientStorePoolSize", "16",
+                "flushService", CommitWithoutForceFlushProvider.NAME}, (round, o) ->
+                assertTrue(o.lost() > 0, round + ": the harness did not see the commit-only flush lose any of "
+                        + o.acknowledged() + " acknowledged puts"));
+        System.out.println(totals.summary("SYNC_FLUSH transient-pool committed without force, negative control"));
+    }
+
     /** The negative control: a flush service that acknowledges without forcing must be caught losing puts. */
     @Test
     void theHarnessCatchesAFlushThatAcknowledgesWithoutForcing() throws Exception {
