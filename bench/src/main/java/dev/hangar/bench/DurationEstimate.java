@@ -27,6 +27,8 @@ final class DurationEstimate {
             Map.entry("sync-1k-16t", Map.of(Workload.HANGAR, 16e3, Workload.ROCKETMQ, 16e3)),
             Map.entry("sync-1k-64t", Map.of(Workload.HANGAR, 47e3, Workload.ROCKETMQ, 47e3)),
             Map.entry("sync-1k-4t-inflight256", Map.of(Workload.HANGAR, 60e3, Workload.ROCKETMQ, 60e3)),
+            Map.entry("sync-1k-16t-pool", Map.of(Workload.HANGAR, 9e3)),
+            Map.entry("sync-1k-4t-inflight256-pool", Map.of(Workload.HANGAR, 100e3)),
             Map.entry(Workload.ONE_THREAD, Map.of(Workload.HANGAR, 150e3, Workload.ROCKETMQ, 70e3,
                     Workload.CHRONICLE, 500e3)),
             Map.entry("batch32-256b-4t", Map.of(Workload.HANGAR, 1000e3, Workload.ROCKETMQ, 820e3)),

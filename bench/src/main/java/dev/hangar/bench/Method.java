@@ -61,6 +61,9 @@ final class Method {
             - Transient pool: 3 buffers of 256 MiB (Hangar `mappedFile=transient-pool`,
               RocketMQ `transientStorePoolEnable=true`).
             - Sync flush: `flushDiskType=SYNC_FLUSH` on both (group commit; each put waits for its fsync).
+              The `-pool` sync rows are Hangar only: SYNC_FLUSH over the transient pool's write buffer, which
+              its group commit writes to the file with `pwrite` before each force (RocketMQ 4.9.8 ignores its
+              pool under SYNC_FLUSH, so its figures for that mode are the rows without `-pool`).
             - A run that throws is listed under "Runs that did not complete" and left out of the medians.
             - Messages per run: %s.
             - Duration: estimated %s before the run (from the rates of an idle 2-core machine), took %s (until
