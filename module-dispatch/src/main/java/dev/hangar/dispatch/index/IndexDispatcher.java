@@ -101,6 +101,11 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
         if (uniqKeyLength == 0 && request.keysLength() == 0) {
             return;
         }
+        IndexFile open = batchFile;
+        if (open != null && open.hasWaitingReaders()) {
+            // a query waits: it gets the keys of the records before this one now, not at the batch's end
+            endBatch();
+        }
         IndexFile file = fileSet.writableFile();
         if (alreadyIndexed(file, request.commitLogOffset())) {
             return;

@@ -48,7 +48,11 @@ final class IndexFile {
     private final int slotCount;
     private final int entryCapacity;
     private final MappedByteBuffer buffer;
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    /**
+     * Fair: the writer holds it for a whole batch and takes it again right after, so without fairness a waiting
+     * query could lose the race for it batch after batch while dispatch keeps going.
+     */
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock(true);
 
     // the writer's header values: read and written only by the writer, under the write lock or while nothing
     // else writes (create, open, truncate); published to the volatile fields below when the lock is let go
@@ -190,6 +194,11 @@ final class IndexFile {
      */
     void beginBatch() {
         lock.writeLock().lock();
+    }
+
+    /** True when a query waits for the lock: the writer then ends its batch early (see IndexDispatcher). */
+    boolean hasWaitingReaders() {
+        return lock.hasQueuedThreads();
     }
 
     /** True when the calling thread is inside a batch on this file. */

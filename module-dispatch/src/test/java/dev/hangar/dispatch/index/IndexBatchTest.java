@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The index takes its file's write lock once per batch of records ({@code endBatch} lets go): a query from another
- * thread never sees part of a batch, it waits for the batch's end and then sees all of it; a batch may run across a
- * file roll.
+ * thread never sees part of a record's keys; it waits until the batch ends, or until the next record (which ends
+ * the batch early for it); a batch may run across a file roll.
  */
 class IndexBatchTest {
     private static final String TOPIC = "Batched";
@@ -61,19 +61,36 @@ class IndexBatchTest {
         dispatch(1, "same");
         dispatch(2, "same");
 
+        Future<List<Long>> during = queryWhileTheBatchHoldsTheFile("same");
+        dispatcher.endBatch();
+
+        assertEquals(List.of(phy(2), phy(1)), during.get(30, TimeUnit.SECONDS), "the whole batch");
+        assertEquals(List.of(phy(0)), view.queryOffsets(TOPIC, "first", 100, 0, Long.MAX_VALUE));
+    }
+
+    @Test
+    void aWaitingQueryEndsTheBatchAtTheNextRecordInsteadOfWaitingForItsEnd() throws Exception {
+        dispatch(1, "same");
+        dispatch(2, "same");
+        Future<List<Long>> during = queryWhileTheBatchHoldsTheFile("same");
+
+        // the next record publishes the two before it and lets the query in before its own keys
+        dispatch(3, "same");
+        assertEquals(List.of(phy(2), phy(1)), during.get(30, TimeUnit.SECONDS));
+        dispatcher.endBatch();
+        assertEquals(List.of(phy(3), phy(2), phy(1)), view.queryOffsets(TOPIC, "same", 100, 0, Long.MAX_VALUE));
+    }
+
+    /** Starts a query on another thread and returns once it waits for the file's lock. */
+    private Future<List<Long>> queryWhileTheBatchHoldsTheFile(String key) throws InterruptedException {
         AtomicReference<Thread> queryThread = new AtomicReference<>();
         Future<List<Long>> during = queries.submit(() -> {
             queryThread.set(Thread.currentThread());
-            return view.queryOffsets(TOPIC, "same", 100, 0, Long.MAX_VALUE);
+            return view.queryOffsets(TOPIC, key, 100, 0, Long.MAX_VALUE);
         });
         awaitBlocked(queryThread);
         assertFalse(during.isDone(), "the query waits while the batch holds the file");
-        dispatch(3, "same");
-        dispatcher.endBatch();
-
-        assertEquals(List.of(phy(3), phy(2), phy(1)), during.get(30, TimeUnit.SECONDS),
-                "the whole batch, not the part written when the query started");
-        assertEquals(List.of(phy(0)), view.queryOffsets(TOPIC, "first", 100, 0, Long.MAX_VALUE));
+        return during;
     }
 
     @Test
