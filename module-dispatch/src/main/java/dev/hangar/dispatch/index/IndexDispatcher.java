@@ -54,6 +54,11 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
     private int keyPrefix;
     private long keyCommitLogOffset;
     private long keyStoreTimestamp;
+    /**
+     * The file whose write lock this dispatcher holds for the batch under way (reput thread only), or null: the
+     * lock is taken at the batch's first key and let go in {@link #endBatch()}, not per key.
+     */
+    private IndexFile batchFile;
 
     public IndexDispatcher(DispatcherContext context) {
         this.slotCount = context.config().get(StoreConfigKeys.MAX_HASH_SLOT_NUM);
@@ -96,6 +101,11 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
         if (uniqKeyLength == 0 && request.keysLength() == 0) {
             return;
         }
+        IndexFile open = batchFile;
+        if (open != null && open.hasWaitingReaders()) {
+            // a query waits: it gets the keys of the records before this one now, not at the batch's end
+            endBatch();
+        }
         IndexFile file = fileSet.writableFile();
         if (alreadyIndexed(file, request.commitLogOffset())) {
             return;
@@ -112,27 +122,53 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
         keyFile = null;
     }
 
+    /** Lets go of the batch's file: its keys become visible to queries. */
+    @Override
+    public void endBatch() {
+        IndexFile file = batchFile;
+        if (file != null) {
+            batchFile = null;
+            file.endBatch();
+        }
+    }
+
     /** Adds the key in {@code bytes[offset, offset + length)} of the record being dispatched, rolling when full. */
     private void putKey(ByteBuffer bytes, int offset, int length) {
         int keyHash = IndexKeyHash.of(keyPrefix, bytes, offset, length);
         IndexFile target = keyFile;
-        while (!target.putKeyHash(keyHash, keyCommitLogOffset, keyStoreTimestamp)) {
+        joinBatch(target);
+        while (!target.appendKeyHash(keyHash, keyCommitLogOffset, keyStoreTimestamp)) {
+            // the full file's header is published before it is forced and followed
+            endBatch();
             target = fileSet.roll(target);
+            joinBatch(target);
         }
         keyFile = target;
+    }
+
+    /** Makes {@code file} the batch's file, taking its write lock (and letting go of another file's). */
+    private void joinBatch(IndexFile file) {
+        if (batchFile != file) {
+            endBatch();
+            file.beginBatch();
+            batchFile = file;
+        }
     }
 
     /**
      * True when the record at {@code offset} is already in the index. RocketMQ skips offsets below the newest
      * file's end offset; the end offset is the start of the last indexed record, so that record itself is
-     * recognised too unless nothing was indexed yet (a first file, still at offset 0).
+     * recognised too unless nothing was indexed yet (a first file, still at offset 0). Inside a batch on
+     * {@code file} the published header lags: the writer's own values are read then.
      */
-    private static boolean alreadyIndexed(IndexFile file, long offset) {
-        long end = file.endPhyOffset();
+    private boolean alreadyIndexed(IndexFile file, long offset) {
+        boolean inBatch = file == batchFile;
+        long end = inBatch ? file.writerEndPhyOffset() : file.endPhyOffset();
         if (offset != end) {
             return offset < end;
         }
-        return file.indexCount() > IndexFileFormat.FIRST_ENTRY_INDEX || end > 0;
+        int count = inBatch ? file.writerIndexCount() : file.indexCount();
+        return count > IndexFileFormat.FIRST_ENTRY_INDEX || end > 0;
     }
 
     /** End offset of the newest file: the start of the last indexed record (0 when none). */
@@ -170,6 +206,10 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
     /** Forces every file and drops them (their mappings go with the garbage collector). */
     @Override
     public void close() {
+        IndexFile open = batchFile;
+        if (open != null && open.batchHeldByCurrentThread()) {
+            endBatch(); // closed on the dispatching thread without a last endBatch(): publish before the force
+        }
         try {
             flush(0);
         } catch (RuntimeException e) {

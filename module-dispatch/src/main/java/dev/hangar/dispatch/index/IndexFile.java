@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,9 +35,11 @@ import org.slf4j.LoggerFactory;
  * module may not unmap explicitly ({@code Unsafe.invokeCleaner} needs {@code jdk.unsupported}); the upside is that a
  * query still walking a file that is being deleted reads valid memory, never an unmapped page.
  *
- * <p>Thread-safety: {@link #putKey}, {@link #truncateFrom} from one writer at a time; queries from any thread. A
- * read-write lock makes every query see whole entries and a consistent header. Header values are cached in
- * volatile fields so the owner reads them without the lock.
+ * <p>Thread-safety: {@link #putKey}, {@link #truncateFrom} and batches ({@link #beginBatch}, {@link #appendKeyHash},
+ * {@link #endBatch}) from one writer at a time; queries from any thread. A read-write lock makes every query see
+ * whole entries and a consistent header. The writer keeps the header values in plain fields of its own and
+ * publishes them to volatile fields, which every other thread reads without the lock, when it lets go of the lock:
+ * a batch of keys pays for the lock and the volatile writes once, not per key.
  */
 final class IndexFile {
     private static final Logger LOG = LoggerFactory.getLogger(IndexFile.class);
@@ -47,8 +48,24 @@ final class IndexFile {
     private final int slotCount;
     private final int entryCapacity;
     private final MappedByteBuffer buffer;
-    private final ReadWriteLock lock = new ReentrantReadWriteLock();
+    /**
+     * Fair: the writer holds it for a whole batch and takes it again right after, so without fairness a waiting
+     * query could lose the race for it batch after batch while dispatch keeps going.
+     */
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock(true);
 
+    // the writer's header values: read and written only by the writer, under the write lock or while nothing
+    // else writes (create, open, truncate); published to the volatile fields below when the lock is let go
+    private long writerBeginTimestamp;
+    private long writerEndTimestamp;
+    private long writerBeginPhyOffset;
+    private long writerEndPhyOffset;
+    private int writerHashSlotCount;
+    private int writerIndexCount;
+    /** Keys appended in the batch under way (none: nothing to publish, the file is not dirtier). */
+    private int batchKeys;
+
+    // the header as readers see it: the writer's values at its last publish
     private volatile long beginTimestamp;
     private volatile long endTimestamp;
     private volatile long beginPhyOffset;
@@ -72,15 +89,16 @@ final class IndexFile {
                             long previousEndTimestamp) {
         IndexFile file = new IndexFile(path, slotCount, entryCapacity, map(path, slotCount, entryCapacity, true));
         if (previousEndPhyOffset > 0) {
-            file.beginPhyOffset = previousEndPhyOffset;
-            file.endPhyOffset = previousEndPhyOffset;
+            file.writerBeginPhyOffset = previousEndPhyOffset;
+            file.writerEndPhyOffset = previousEndPhyOffset;
         }
         if (previousEndTimestamp > 0) {
-            file.beginTimestamp = previousEndTimestamp;
-            file.endTimestamp = previousEndTimestamp;
+            file.writerBeginTimestamp = previousEndTimestamp;
+            file.writerEndTimestamp = previousEndTimestamp;
         }
-        file.indexCount = FIRST_ENTRY_INDEX;
+        file.writerIndexCount = FIRST_ENTRY_INDEX;
         file.writeHeader();
+        file.publish();
         file.dirty = true;
         return file;
     }
@@ -121,27 +139,38 @@ final class IndexFile {
     }
 
     private void readHeader() {
-        beginTimestamp = buffer.getLong(BEGIN_TIMESTAMP_OFFSET);
-        endTimestamp = buffer.getLong(END_TIMESTAMP_OFFSET);
-        beginPhyOffset = buffer.getLong(BEGIN_PHY_OFFSET_OFFSET);
-        endPhyOffset = buffer.getLong(END_PHY_OFFSET_OFFSET);
-        hashSlotCount = buffer.getInt(HASH_SLOT_COUNT_OFFSET);
+        writerBeginTimestamp = buffer.getLong(BEGIN_TIMESTAMP_OFFSET);
+        writerEndTimestamp = buffer.getLong(END_TIMESTAMP_OFFSET);
+        writerBeginPhyOffset = buffer.getLong(BEGIN_PHY_OFFSET_OFFSET);
+        writerEndPhyOffset = buffer.getLong(END_PHY_OFFSET_OFFSET);
+        writerHashSlotCount = buffer.getInt(HASH_SLOT_COUNT_OFFSET);
         int count = buffer.getInt(INDEX_COUNT_OFFSET);
         if (count > entryCapacity || count < 0) {
             throw new IllegalStateException("index file " + path + " is corrupt: index count " + count
                     + " outside [0, " + entryCapacity + "]; delete it to rebuild the index from the commit log");
         }
         // a file whose header never reached the disk reads 0: nothing indexed yet
-        indexCount = Math.max(count, FIRST_ENTRY_INDEX);
+        writerIndexCount = Math.max(count, FIRST_ENTRY_INDEX);
+        publish();
     }
 
     private void writeHeader() {
-        buffer.putLong(BEGIN_TIMESTAMP_OFFSET, beginTimestamp);
-        buffer.putLong(END_TIMESTAMP_OFFSET, endTimestamp);
-        buffer.putLong(BEGIN_PHY_OFFSET_OFFSET, beginPhyOffset);
-        buffer.putLong(END_PHY_OFFSET_OFFSET, endPhyOffset);
-        buffer.putInt(HASH_SLOT_COUNT_OFFSET, hashSlotCount);
-        buffer.putInt(INDEX_COUNT_OFFSET, indexCount);
+        buffer.putLong(BEGIN_TIMESTAMP_OFFSET, writerBeginTimestamp);
+        buffer.putLong(END_TIMESTAMP_OFFSET, writerEndTimestamp);
+        buffer.putLong(BEGIN_PHY_OFFSET_OFFSET, writerBeginPhyOffset);
+        buffer.putLong(END_PHY_OFFSET_OFFSET, writerEndPhyOffset);
+        buffer.putInt(HASH_SLOT_COUNT_OFFSET, writerHashSlotCount);
+        buffer.putInt(INDEX_COUNT_OFFSET, writerIndexCount);
+    }
+
+    /** Makes the writer's header values the ones every other thread reads. */
+    private void publish() {
+        beginTimestamp = writerBeginTimestamp;
+        endTimestamp = writerEndTimestamp;
+        beginPhyOffset = writerBeginPhyOffset;
+        endPhyOffset = writerEndPhyOffset;
+        hashSlotCount = writerHashSlotCount;
+        indexCount = writerIndexCount;
     }
 
     /** Adds a key for the record at {@code phyOffset}; false when the file is full. */
@@ -151,54 +180,102 @@ final class IndexFile {
 
     /** Adds a key by its {@link IndexFileFormat#keyHash hash}; false when the file is full. */
     boolean putKeyHash(int keyHash, long phyOffset, long storeTimestamp) {
-        lock.writeLock().lock();
+        beginBatch();
         try {
-            int index = indexCount;
-            if (index >= entryCapacity) {
-                return false;
-            }
-            int slotPosition = IndexFileFormat.slotPosition(IndexFileFormat.slotOf(keyHash, slotCount));
-            int previous = buffer.getInt(slotPosition);
-            if (previous < FIRST_ENTRY_INDEX || previous >= index) {
-                previous = NO_ENTRY;
-            }
-            if (index == FIRST_ENTRY_INDEX) {
-                // the first key fixes the begin; set before the time difference so the first entry reads exactly
-                beginPhyOffset = phyOffset;
-                beginTimestamp = storeTimestamp;
-                buffer.putLong(BEGIN_PHY_OFFSET_OFFSET, phyOffset);
-                buffer.putLong(BEGIN_TIMESTAMP_OFFSET, storeTimestamp);
-            }
-            int entry = IndexFileFormat.entryPosition(slotCount, index);
-            buffer.putInt(entry + ENTRY_KEY_HASH_OFFSET, keyHash);
-            buffer.putLong(entry + ENTRY_PHY_OFFSET_OFFSET, phyOffset);
-            buffer.putInt(entry + ENTRY_TIME_DIFF_OFFSET, timeDiffSeconds(storeTimestamp));
-            buffer.putInt(entry + ENTRY_PREV_INDEX_OFFSET, previous);
-            buffer.putInt(slotPosition, index);
-            if (previous == NO_ENTRY) {
-                hashSlotCount++;
-                buffer.putInt(HASH_SLOT_COUNT_OFFSET, hashSlotCount);
-            }
-            indexCount = index + 1;
-            endPhyOffset = phyOffset;
-            endTimestamp = storeTimestamp;
-            // the header stays current in the mapping after every key (as RocketMQ keeps it), so a crash at any
-            // point leaves a header that matches the entries; only the fields this key changed are written
-            buffer.putInt(INDEX_COUNT_OFFSET, index + 1);
-            buffer.putLong(END_PHY_OFFSET_OFFSET, phyOffset);
-            buffer.putLong(END_TIMESTAMP_OFFSET, storeTimestamp);
-            dirty = true;
-            return true;
+            return appendKeyHash(keyHash, phyOffset, storeTimestamp);
         } finally {
-            lock.writeLock().unlock();
+            endBatch();
         }
     }
 
+    /**
+     * Takes the write lock for a batch of {@link #appendKeyHash} calls: queries wait until {@link #endBatch}, which
+     * the same thread must call (in a finally).
+     */
+    void beginBatch() {
+        lock.writeLock().lock();
+    }
+
+    /** True when a query waits for the lock: the writer then ends its batch early (see IndexDispatcher). */
+    boolean hasWaitingReaders() {
+        return lock.hasQueuedThreads();
+    }
+
+    /** True when the calling thread is inside a batch on this file. */
+    boolean batchHeldByCurrentThread() {
+        return lock.isWriteLockedByCurrentThread();
+    }
+
+    /** Publishes the keys of the batch to readers and lets go of the write lock. */
+    void endBatch() {
+        if (batchKeys > 0) {
+            batchKeys = 0;
+            publish();
+            dirty = true;
+        }
+        lock.writeLock().unlock();
+    }
+
+    /**
+     * Adds a key by its {@link IndexFileFormat#keyHash hash} inside a batch ({@link #beginBatch}); false when the
+     * file is full.
+     */
+    boolean appendKeyHash(int keyHash, long phyOffset, long storeTimestamp) {
+        assert lock.isWriteLockedByCurrentThread() : "appendKeyHash outside a batch";
+        int index = writerIndexCount;
+        if (index >= entryCapacity) {
+            return false;
+        }
+        int slotPosition = IndexFileFormat.slotPosition(IndexFileFormat.slotOf(keyHash, slotCount));
+        int previous = buffer.getInt(slotPosition);
+        if (previous < FIRST_ENTRY_INDEX || previous >= index) {
+            previous = NO_ENTRY;
+        }
+        if (index == FIRST_ENTRY_INDEX) {
+            // the first key fixes the begin; set before the time difference so the first entry reads exactly
+            writerBeginPhyOffset = phyOffset;
+            writerBeginTimestamp = storeTimestamp;
+            buffer.putLong(BEGIN_PHY_OFFSET_OFFSET, phyOffset);
+            buffer.putLong(BEGIN_TIMESTAMP_OFFSET, storeTimestamp);
+        }
+        int entry = IndexFileFormat.entryPosition(slotCount, index);
+        buffer.putInt(entry + ENTRY_KEY_HASH_OFFSET, keyHash);
+        buffer.putLong(entry + ENTRY_PHY_OFFSET_OFFSET, phyOffset);
+        buffer.putInt(entry + ENTRY_TIME_DIFF_OFFSET, timeDiffSeconds(storeTimestamp));
+        buffer.putInt(entry + ENTRY_PREV_INDEX_OFFSET, previous);
+        buffer.putInt(slotPosition, index);
+        if (previous == NO_ENTRY) {
+            writerHashSlotCount++;
+            buffer.putInt(HASH_SLOT_COUNT_OFFSET, writerHashSlotCount);
+        }
+        writerIndexCount = index + 1;
+        writerEndPhyOffset = phyOffset;
+        writerEndTimestamp = storeTimestamp;
+        // the header stays current in the mapping after every key (as RocketMQ keeps it), so a process killed in
+        // the middle of a batch leaves a header that matches the entries; these are plain stores into one cache
+        // line, unlike the volatile fields, which wait for the end of the batch
+        buffer.putInt(INDEX_COUNT_OFFSET, index + 1);
+        buffer.putLong(END_PHY_OFFSET_OFFSET, phyOffset);
+        buffer.putLong(END_TIMESTAMP_OFFSET, storeTimestamp);
+        batchKeys++;
+        return true;
+    }
+
+    /** The writer's view of the newest indexed record's offset (up to date inside a batch); writer thread only. */
+    long writerEndPhyOffset() {
+        return writerEndPhyOffset;
+    }
+
+    /** The writer's view of the next entry index (up to date inside a batch); writer thread only. */
+    int writerIndexCount() {
+        return writerIndexCount;
+    }
+
     private int timeDiffSeconds(long storeTimestamp) {
-        if (beginTimestamp <= 0) {
+        if (writerBeginTimestamp <= 0) {
             return 0;
         }
-        long seconds = (storeTimestamp - beginTimestamp) / 1000;
+        long seconds = (storeTimestamp - writerBeginTimestamp) / 1000;
         return (int) Math.max(0, Math.min(Integer.MAX_VALUE, seconds));
     }
 
@@ -248,7 +325,7 @@ final class IndexFile {
     int truncateFrom(long phyOffset) {
         lock.writeLock().lock();
         try {
-            int count = indexCount;
+            int count = writerIndexCount;
             int removed = 0;
             while (count > FIRST_ENTRY_INDEX) {
                 int last = count - 1;
@@ -262,7 +339,7 @@ final class IndexFile {
                     int previous = buffer.getInt(entry + ENTRY_PREV_INDEX_OFFSET);
                     buffer.putInt(slotPosition, previous);
                     if (previous == NO_ENTRY) {
-                        hashSlotCount = Math.max(0, hashSlotCount - 1);
+                        writerHashSlotCount = Math.max(0, writerHashSlotCount - 1);
                     }
                 }
                 count = last;
@@ -271,17 +348,18 @@ final class IndexFile {
             if (removed == 0) {
                 return 0;
             }
-            indexCount = count;
+            writerIndexCount = count;
             if (count > FIRST_ENTRY_INDEX) {
                 int entry = IndexFileFormat.entryPosition(slotCount, count - 1);
-                endPhyOffset = buffer.getLong(entry + ENTRY_PHY_OFFSET_OFFSET);
-                long lastTime = beginTimestamp + buffer.getInt(entry + ENTRY_TIME_DIFF_OFFSET) * 1000L;
-                endTimestamp = Math.min(endTimestamp, Math.max(lastTime, beginTimestamp));
+                writerEndPhyOffset = buffer.getLong(entry + ENTRY_PHY_OFFSET_OFFSET);
+                long lastTime = writerBeginTimestamp + buffer.getInt(entry + ENTRY_TIME_DIFF_OFFSET) * 1000L;
+                writerEndTimestamp = Math.min(writerEndTimestamp, Math.max(lastTime, writerBeginTimestamp));
             } else {
-                endPhyOffset = beginPhyOffset;
-                endTimestamp = beginTimestamp;
+                writerEndPhyOffset = writerBeginPhyOffset;
+                writerEndTimestamp = writerBeginTimestamp;
             }
             writeHeader();
+            publish();
             dirty = true;
             return removed;
         } finally {

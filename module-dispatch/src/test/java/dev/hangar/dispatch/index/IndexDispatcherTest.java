@@ -64,6 +64,7 @@ class IndexDispatcherTest {
     void dispatch(long i, String keys, String uniqKey) {
         dispatcher.dispatch(fixture.request(TOPIC, 0, i, phy(i), MSG_SIZE, BASE_TIME + i * 1000, keys, uniqKey,
                 MessageSysFlag.TRANSACTION_NOT_TYPE));
+        dispatcher.endBatch(); // as the reput loop does after each batch of records
     }
 
     List<Path> indexFiles() throws IOException {
@@ -144,6 +145,7 @@ class IndexDispatcherTest {
         for (int i = 0; i < 10; i++) {
             dispatcher.dispatch(fixture.request(TOPIC, 0, i, phy(i), MSG_SIZE, BASE_TIME + i * 10_000L, "same", null,
                     MessageSysFlag.TRANSACTION_NOT_TYPE));
+            dispatcher.endBatch(); // as the reput loop does after each batch of records
         }
         assertEquals(List.of(phy(6), phy(5), phy(4), phy(3)),
                 view.queryOffsets(TOPIC, "same", 100, BASE_TIME + 30_000, BASE_TIME + 60_000));
@@ -244,10 +246,13 @@ class IndexDispatcherTest {
     void rollbackRecordsAreSkippedAndPreparedOnesIndexed() {
         dispatcher.dispatch(fixture.request(TOPIC, 0, 0, phy(0), MSG_SIZE, BASE_TIME, "p", null,
                 MessageSysFlag.TRANSACTION_PREPARED_TYPE));
+        dispatcher.endBatch(); // as the reput loop does after each batch of records
         dispatcher.dispatch(fixture.request(TOPIC, 0, 0, phy(1), MSG_SIZE, BASE_TIME, "r", null,
                 MessageSysFlag.TRANSACTION_ROLLBACK_TYPE));
+        dispatcher.endBatch(); // as the reput loop does after each batch of records
         dispatcher.dispatch(fixture.request(TOPIC, 0, 0, phy(2), MSG_SIZE, BASE_TIME, "c", null,
                 MessageSysFlag.TRANSACTION_COMMIT_TYPE));
+        dispatcher.endBatch(); // as the reput loop does after each batch of records
 
         assertEquals(List.of(phy(0)), query("p"));
         assertEquals(List.of(), query("r"));
@@ -261,6 +266,7 @@ class IndexDispatcherTest {
         dispatcher = fixture.open("index");
         dispatcher.dispatch(fixture.request(TOPIC, 0, 0, 0, MSG_SIZE, BASE_TIME, "k", "u",
                 MessageSysFlag.TRANSACTION_NOT_TYPE));
+        dispatcher.endBatch(); // as the reput loop does after each batch of records
         assertFalse(Files.exists(root.resolve("index")));
         assertEquals(Long.MAX_VALUE, dispatcher.durableOffset(), "a disabled index never asks for a re-dispatch");
     }

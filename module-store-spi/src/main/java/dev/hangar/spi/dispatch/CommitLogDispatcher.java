@@ -15,6 +15,9 @@ import java.util.Optional;
  *       {@link Error} disables that dispatcher (with the reason in {@code stat}). The request is a reusable view,
  *       valid only during the call: keep its Strings or {@link DispatchRequest#copy()}, never the request itself
  *       (see {@link DispatchRequest}).</li>
+ *   <li>{@link #endBatch()} follows every run of {@code dispatch} calls (a few hundred records at most), on the
+ *       same thread, before that thread waits for more records: what a dispatcher holds back to save work per
+ *       record (a lock, a published count) must be visible to readers once it returns.</li>
  *   <li>{@link #durableOffset()} tells recovery how far this dispatcher has durably dispatched (commit-log
  *       offset one past the last record it holds); built-ins are re-dispatched from the smallest of theirs, a
  *       third-party dispatcher from its own. If it throws (or {@link #load()} does), a third-party dispatcher is
@@ -31,6 +34,15 @@ public interface CommitLogDispatcher extends AutoCloseable {
     }
 
     void dispatch(DispatchRequest request);
+
+    /**
+     * The records dispatched since the last call form one batch: publish them to readers now. A dispatcher may keep
+     * a lock or its readers' view of a header from the first record of a batch to this call, so that it pays for
+     * them once per batch, not per record. Called on the dispatching thread, also when a {@code dispatch} call of
+     * the batch threw. The default does nothing.
+     */
+    default void endBatch() {
+    }
 
     /** Commit-log offset one past the last record this dispatcher holds durably (0 when none). */
     long durableOffset();

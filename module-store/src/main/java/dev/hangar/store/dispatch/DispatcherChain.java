@@ -28,6 +28,12 @@ import org.slf4j.LoggerFactory;
 public final class DispatcherChain implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DispatcherChain.class);
     private static final long LOG_EVERY_NTH_FAILURE = 1000;
+    /**
+     * Records a dispatcher gets between two {@link CommitLogDispatcher#endBatch()} calls at most: the per-batch costs
+     * (a lock, a header published) are spread over this many records, and a reader that waits for a batch's lock
+     * waits for at most this many records' dispatch (well under a millisecond).
+     */
+    public static final int MAX_BATCH_RECORDS = 256;
 
     /**
      * One dispatcher with its name and failure counter; {@code builtIn}: the store's reads depend on it (its provider
@@ -99,6 +105,37 @@ public final class DispatcherChain implements AutoCloseable {
                         + request.commitLogOffset() + ": " + ex);
                 LOG.error("built-in dispatcher {} failed at {}", e.name, request.commitLogOffset(), ex);
             }
+        }
+    }
+
+    /**
+     * Ends the batch of every built-in dispatcher ({@link CommitLogDispatcher#endBatch()}): what they held back is
+     * published. A failure is handled as a failed dispatch: counted, and the dispatcher's running flag set.
+     */
+    public void endBatch() {
+        for (Entry e : builtInArray) {
+            try {
+                e.dispatcher.endBatch();
+            } catch (RuntimeException ex) {
+                e.failures.increment();
+                int flag = e.dispatcher.view(KeyIndexView.class).isPresent() ? RunningFlags.WRITE_INDEX_FILE_ERROR
+                        : RunningFlags.WRITE_LOGICS_QUEUE_ERROR;
+                flags.set(flag, "dispatcher " + e.name + " failed to end a batch: " + ex);
+                LOG.error("built-in dispatcher {} failed to end a batch", e.name, ex);
+            }
+        }
+    }
+
+    /** Ends a plugin's batch on its own thread; a failure counts as a failed dispatch of that plugin. */
+    public void endBatchOfPlugin(Entry e) {
+        try {
+            e.dispatcher.endBatch();
+        } catch (RuntimeException ex) {
+            e.failures.increment();
+            LOG.warn("plugin dispatcher {} failed to end a batch: {}", e.name, ex.toString());
+        } catch (Error err) {
+            e.failures.increment();
+            disable(e, "endBatch threw " + err);
         }
     }
 

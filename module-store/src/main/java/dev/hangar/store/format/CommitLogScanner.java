@@ -53,17 +53,62 @@ public final class CommitLogScanner {
     }
 
     /**
-     * How a scan ended.
-     *
-     * @param stop       why it stopped
-     * @param index      buffer index of the first record not handed on (where the stop lies); after
-     *                   {@link Stop#PAUSED}, just past the last record handed on
-     * @param records    records handed on
-     * @param recordSize at BLANK the blank's length, at CUT the declared length of the cut message (0 when only
-     *                   part of the header is visible), else 0
-     * @param reason     why INVALID or CUT, else null
+     * How a scan ended. Mutable so that a reader that scans many times (the reput loop, once per pass) can pass
+     * the same one to {@link #scan(ByteBuffer, int, int, boolean, long, RecordHandler, Result)} and allocate
+     * nothing per pass; valid until it is passed to the next scan.
      */
-    public record Result(Stop stop, int index, long records, int recordSize, String reason) {
+    public static final class Result {
+        private Stop stop;
+        private int index;
+        private long records;
+        private int recordSize;
+        private String reason;
+
+        private Result set(Stop stop, int index, long records, int recordSize, String reason) {
+            this.stop = stop;
+            this.index = index;
+            this.records = records;
+            this.recordSize = recordSize;
+            this.reason = reason;
+            return this;
+        }
+
+        /** Why the scan stopped. */
+        public Stop stop() {
+            return stop;
+        }
+
+        /**
+         * Buffer index of the first record not handed on (where the stop lies); after {@link Stop#PAUSED}, just
+         * past the last record handed on.
+         */
+        public int index() {
+            return index;
+        }
+
+        /** Records handed on. */
+        public long records() {
+            return records;
+        }
+
+        /**
+         * At BLANK the blank's length, at CUT the declared length of the cut message (0 when only part of the
+         * header is visible), else 0.
+         */
+        public int recordSize() {
+            return recordSize;
+        }
+
+        /** Why INVALID or CUT, else null. */
+        public String reason() {
+            return reason;
+        }
+
+        @Override
+        public String toString() {
+            return "Result[stop=" + stop + ", index=" + index + ", records=" + records + ", recordSize=" + recordSize
+                    + ", reason=" + reason + "]";
+        }
     }
 
     /**
@@ -74,14 +119,20 @@ public final class CommitLogScanner {
      */
     public static Result scan(ByteBuffer buffer, int from, int limit, boolean checkCrc, long maxRecords,
                               RecordHandler handler) {
+        return scan(buffer, from, limit, checkCrc, maxRecords, handler, new Result());
+    }
+
+    /** {@link #scan(ByteBuffer, int, int, boolean, long, RecordHandler)} into {@code into}, which it returns. */
+    public static Result scan(ByteBuffer buffer, int from, int limit, boolean checkCrc, long maxRecords,
+                              RecordHandler handler, Result into) {
         int index = from;
         long records = 0;
         while (true) {
             if (index >= limit) {
-                return new Result(Stop.LIMIT, index, records, 0, null);
+                return into.set(Stop.LIMIT, index, records, 0, null);
             }
             if (records >= maxRecords) {
-                return new Result(Stop.PAUSED, index, records, 0, null);
+                return into.set(Stop.PAUSED, index, records, 0, null);
             }
             int available = limit - index;
             int length = RecordDecoder.messageLength(buffer, index, available, checkCrc);
@@ -91,7 +142,7 @@ public final class CommitLogScanner {
                 boolean goOn = handler.onMessage(buffer, index, length);
                 index += length;
                 if (!goOn) {
-                    return new Result(Stop.PAUSED, index, records, 0, null);
+                    return into.set(Stop.PAUSED, index, records, 0, null);
                 }
                 continue;
             }
@@ -99,14 +150,14 @@ public final class CommitLogScanner {
             switch (check.kind()) {
                 case MESSAGE -> throw new IllegalStateException("impossible: check() sees a message that messageLength() refused");
                 case BLANK -> {
-                    return new Result(Stop.BLANK, index, records, check.size(), null);
+                    return into.set(Stop.BLANK, index, records, check.size(), null);
                 }
                 case END -> {
-                    return new Result(Stop.END, index, records, 0, null);
+                    return into.set(Stop.END, index, records, 0, null);
                 }
                 default -> {
                     int cutLength = cutLength(buffer, index, available);
-                    return new Result(cutLength >= 0 ? Stop.CUT : Stop.INVALID, index, records, Math.max(cutLength, 0),
+                    return into.set(cutLength >= 0 ? Stop.CUT : Stop.INVALID, index, records, Math.max(cutLength, 0),
                             check.reason());
                 }
             }

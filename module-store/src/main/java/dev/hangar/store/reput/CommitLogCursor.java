@@ -37,6 +37,8 @@ public final class CommitLogCursor {
     private final DispatchRecordView view = new DispatchRecordView();
     /** Hands one scanned record on; made once, not per pass (a pass may carry a single record). */
     private final CommitLogScanner.RecordHandler handOn = this::handOn;
+    /** Reused by every scan: a pass may carry a single record, so what a pass allocates counts per record. */
+    private final CommitLogScanner.Result scanResult = new CommitLogScanner.Result();
     // the pass under way in advance(): where to hand records, when to stop, where the scanned region starts
     private Consumer<DispatchRecordView> passSink;
     private BooleanSupplier passStop;
@@ -99,7 +101,8 @@ public final class CommitLogCursor {
                 passRegionStart = from;
                 CommitLogScanner.Result r;
                 try {
-                    r = CommitLogScanner.scan(region.buffer(), 0, limit, false, MAX_RECORDS_PER_HOLD, handOn);
+                    r = CommitLogScanner.scan(region.buffer(), 0, limit, false, MAX_RECORDS_PER_HOLD, handOn,
+                            scanResult);
                 } finally {
                     passSink = null;
                     passStop = null;

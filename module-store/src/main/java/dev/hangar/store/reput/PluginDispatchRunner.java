@@ -29,6 +29,8 @@ final class PluginDispatchRunner implements Runnable {
     private final CommitLogCursor cursor;
     private final LongSupplier visibleEnd;
     private final Consumer<DispatchRecordView> prepare;
+    /** Records handed to the plugin since its last batch end (this runner's thread only). */
+    private int recordsInBatch;
     private volatile boolean stopped;
     private volatile boolean sleeping;
     private volatile Thread thread;
@@ -107,7 +109,13 @@ final class PluginDispatchRunner implements Runnable {
     public void run() {
         while (!stopped && !isDisabled()) {
             try {
-                long progress = cursor.advance(visibleEnd, this::deliver, () -> stopped || isDisabled());
+                long progress;
+                try {
+                    progress = cursor.advance(visibleEnd, this::deliver, () -> stopped || isDisabled());
+                } finally {
+                    recordsInBatch = 0;
+                    chain.endBatchOfPlugin(entry);
+                }
                 if (progress == 0) {
                     sleeping = true;
                     if (lagBytes() == 0 && !stopped) {
@@ -127,5 +135,9 @@ final class PluginDispatchRunner implements Runnable {
     private void deliver(DispatchRecordView request) {
         prepare.accept(request);
         chain.dispatchToPlugin(entry, request);
+        if (++recordsInBatch >= DispatcherChain.MAX_BATCH_RECORDS) {
+            recordsInBatch = 0;
+            chain.endBatchOfPlugin(entry);
+        }
     }
 }

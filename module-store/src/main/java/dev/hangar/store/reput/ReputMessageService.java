@@ -46,6 +46,14 @@ public final class ReputMessageService implements Runnable {
     /** Copied on add (rare) so that telling them per record needs no iterator. */
     private volatile MessageArrivingListener[] listeners = new MessageArrivingListener[0];
     private final CommitLogCursor cursor;
+    /**
+     * The cursor's offset when the dispatchers last ended a batch: everything below it is visible to readers (the
+     * cursor moves per record, the dispatchers publish per batch). {@link #behindBytes()} counts from here, so a
+     * caller that waits for 0 then reads an index finds every record in it.
+     */
+    private volatile long publishedOffset;
+    /** Records handed to the dispatchers since their last batch end (dispatch thread only). */
+    private int recordsInBatch;
     // made once: a pass may carry a single record, so what a pass allocates counts per record
     private final Consumer<DispatchRecordView> dispatchOne = this::dispatch;
     private final BooleanSupplier stopRequested = () -> this.stopped;
@@ -82,11 +90,12 @@ public final class ReputMessageService implements Runnable {
 
     public void reputFromOffset(long offset) {
         cursor.offset(offset);
+        publishedOffset = offset;
     }
 
-    /** Bytes visible in the CommitLog but not yet dispatched. */
+    /** Bytes visible in the CommitLog but not yet dispatched and published by every built-in dispatcher. */
     public long behindBytes() {
-        return Math.max(0, visibleEnd.getAsLong() - cursor.offset());
+        return Math.max(0, visibleEnd.getAsLong() - publishedOffset);
     }
 
     /** Dispatches everything visible now, on the calling thread. Returns the number of messages dispatched. */
@@ -160,13 +169,27 @@ public final class ReputMessageService implements Runnable {
         }
     }
 
-    /** One pass over what is visible now, file by file. */
+    /**
+     * One pass over what is visible now, file by file. The batch is ended in any case (also on an Error): a
+     * dispatcher may hold a lock that readers wait for until then.
+     */
     private long dispatchAvailable() {
-        long dispatched = cursor.advance(visibleEnd, dispatchOne, stopRequested);
+        long dispatched;
+        try {
+            dispatched = cursor.advance(visibleEnd, dispatchOne, stopRequested);
+        } finally {
+            endBatch();
+        }
         if (dispatched > 0) {
             plugins.wakeup();
         }
         return dispatched;
+    }
+
+    private void endBatch() {
+        recordsInBatch = 0;
+        dispatchers.endBatch();
+        publishedOffset = cursor.offset();
     }
 
     /** What a dispatcher is handed for a record: delayed messages carry their delivery time as tags code. */
@@ -180,6 +203,10 @@ public final class ReputMessageService implements Runnable {
         prepare(request);
         dispatchers.dispatch(request);
         stats.recordDispatched();
+        if (++recordsInBatch >= DispatcherChain.MAX_BATCH_RECORDS) {
+            // a pass goes on while the writers keep up: readers must not wait for its end
+            endBatch();
+        }
         if (MessageSysFlag.takesQueueOffset(request.sysFlag())) {
             for (MessageArrivingListener l : listeners) {
                 try {
