@@ -177,7 +177,7 @@ public final class BenchRun {
     }
 
     /** A put in flight: when it was called and its answer. */
-    private record InFlight(long calledNanos, CompletableFuture<Boolean> answer) {
+    private record InFlight(long calledNanos, CompletableFuture<?> answer) {
     }
 
     /**
@@ -194,23 +194,24 @@ public final class BenchRun {
             putter.prepare(first);
             long a0 = threads.getCurrentThreadAllocatedBytes();
             long t0 = System.nanoTime();
-            CompletableFuture<Boolean> answer = putter.putAsync(first);
+            CompletableFuture<?> answer = putter.putAsync(first);
             alloc += threads.getCurrentThreadAllocatedBytes() - a0;
             pending.addLast(new InFlight(t0, answer));
             if (pending.size() >= w.inflight()) {
-                settle(pending.removeFirst(), lat, failures, slowAnswers);
+                settle(putter, pending.removeFirst(), lat, failures, slowAnswers);
             }
         }
         while (!pending.isEmpty()) {
-            settle(pending.removeFirst(), lat, failures, slowAnswers);
+            settle(putter, pending.removeFirst(), lat, failures, slowAnswers);
         }
         return alloc;
     }
 
-    private static void settle(InFlight put, LatencyHistogram lat, AtomicLong failures, AtomicLong slowAnswers) {
+    private static void settle(BenchEngine.Putter putter, InFlight put, LatencyHistogram lat, AtomicLong failures,
+                               AtomicLong slowAnswers) {
         boolean ok;
         try {
-            ok = put.answer().get(READABLE_BOUND_NANOS, TimeUnit.NANOSECONDS);
+            ok = putter.answeredOk(put.answer().get(READABLE_BOUND_NANOS, TimeUnit.NANOSECONDS));
         } catch (Exception e) {
             ok = false;
         }

@@ -94,7 +94,7 @@ public final class ChronicleEngine implements BenchEngine {
         }
 
         @Override
-        public CompletableFuture<Boolean> putAsync(int first) {
+        public CompletableFuture<?> putAsync(int first) {
             throw new UnsupportedOperationException("Chronicle Queue has no asynchronous append");
         }
     }

@@ -3,6 +3,7 @@ package dev.hangar.bench;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.message.Message;
 import dev.hangar.spi.message.MessageConst;
+import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.store.DefaultMessageStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -60,8 +61,13 @@ public final class HangarEngine implements BenchEngine {
                 }
 
                 @Override
-                public java.util.concurrent.CompletableFuture<Boolean> putAsync(int first) {
-                    return store.asyncPutMessage(m).thenApply(r -> r.isOk());
+                public java.util.concurrent.CompletableFuture<?> putAsync(int first) {
+                    return store.asyncPutMessage(m);
+                }
+
+                @Override
+                public boolean answeredOk(Object answer) {
+                    return ((PutMessageResult) answer).isOk();
                 }
             };
         }
@@ -85,8 +91,13 @@ public final class HangarEngine implements BenchEngine {
             }
 
             @Override
-            public java.util.concurrent.CompletableFuture<Boolean> putAsync(int first) {
-                return store.asyncPutMessages(batch).thenApply(r -> r.isOk());
+            public java.util.concurrent.CompletableFuture<?> putAsync(int first) {
+                return store.asyncPutMessages(batch);
+            }
+
+            @Override
+            public boolean answeredOk(Object answer) {
+                return ((PutMessageResult) answer).isOk();
             }
         };
     }

@@ -48,7 +48,7 @@ final class HangarHaPair implements HaPair {
     }
 
     private static long endOf(PutMessageResult r) {
-        return r.isOk() ? r.appendResult().wroteOffset() + r.appendResult().wroteBytes() : -1;
+        return r.isOk() ? r.wroteOffset() + r.wroteBytes() : -1;
     }
 
     @Override

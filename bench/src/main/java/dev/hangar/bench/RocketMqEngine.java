@@ -96,8 +96,13 @@ public final class RocketMqEngine implements BenchEngine {
                 }
 
                 @Override
-                public java.util.concurrent.CompletableFuture<Boolean> putAsync(int first) {
-                    return store.asyncPutMessage(m).thenApply(r -> r != null && r.isOk());
+                public java.util.concurrent.CompletableFuture<?> putAsync(int first) {
+                    return store.asyncPutMessage(m);
+                }
+
+                @Override
+                public boolean answeredOk(Object answer) {
+                    return answer instanceof PutMessageResult r && r.isOk();
                 }
             };
         }
@@ -134,8 +139,13 @@ public final class RocketMqEngine implements BenchEngine {
             }
 
             @Override
-            public java.util.concurrent.CompletableFuture<Boolean> putAsync(int first) {
-                return store.asyncPutMessages(b).thenApply(r -> r != null && r.isOk());
+            public java.util.concurrent.CompletableFuture<?> putAsync(int first) {
+                return store.asyncPutMessages(b);
+            }
+
+            @Override
+            public boolean answeredOk(Object answer) {
+                return answer instanceof PutMessageResult r && r.isOk();
             }
         };
     }

@@ -2,7 +2,6 @@ package dev.hangar.launcher;
 
 import dev.hangar.spi.message.Message;
 import dev.hangar.spi.message.MessageConst;
-import dev.hangar.spi.store.AppendMessageResult;
 import dev.hangar.spi.store.PutMessageResult;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,16 +86,15 @@ public record MessageRequest(String topic, int queueId, List<String> keys, Strin
      * @param index which message of a batch put (0 for a single put)
      */
     public static Map<String, Object> resultJson(PutMessageResult r, String topic, int queueId, int index) {
-        AppendMessageResult append = r.appendResult();
-        boolean written = append != null && (index == 0 || index < append.msgIds().size());
-        String msgId = !written ? null : index == 0 ? append.msgId() : append.msgIds().get(index);
+        boolean written = r.appended() && (index == 0 || index < r.msgIds().size());
+        String msgId = !written ? null : index == 0 ? r.msgId() : r.msgIds().get(index);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("status", r.status());
         json.put("msgId", msgId);
         json.put("topic", topic);
         json.put("queueId", queueId);
-        json.put("queueOffset", written ? append.logicsOffset() + index : null);
-        json.put("commitLogOffset", written ? commitLogOffset(msgId, append.wroteOffset(), index) : null);
+        json.put("queueOffset", written ? r.logicsOffset() + index : null);
+        json.put("commitLogOffset", written ? commitLogOffset(msgId, r.wroteOffset(), index) : null);
         if (!r.isOk()) {
             json.put("error", r.reason() != null ? r.reason() : r.status().name());
         }

@@ -57,9 +57,9 @@ class MessageRequestTest {
         assertFalse(refused.containsKey("reason"), "one name for the reason: error");
         assertNull(refused.get("msgId"));
 
-        AppendMessageResult append = new AppendMessageResult(AppendMessageStatus.PUT_OK, 4096, 100,
+        AppendMessageResult append = AppendMessageResult.of(AppendMessageStatus.PUT_OK, 4096, 100,
                 List.of("0A0000010000000000001000", "0A0000010000000000001064"), 0, 7, 2);
-        PutMessageResult ok = new PutMessageResult(PutMessageStatus.PUT_OK, append, null);
+        PutMessageResult ok = PutMessageResult.of(PutMessageStatus.PUT_OK, append, null);
         Map<String, Object> first = MessageRequest.resultJson(ok, "T", 1, 0);
         assertEquals(List.of("status", "msgId", "topic", "queueId", "queueOffset", "commitLogOffset"),
                 List.copyOf(first.keySet()));

@@ -7,7 +7,6 @@ import dev.hangar.spi.ha.BrokerRole;
 import dev.hangar.spi.ha.ReplicationStatus;
 import dev.hangar.spi.message.Message;
 import dev.hangar.spi.message.StoredMessage;
-import dev.hangar.spi.store.AppendMessageResult;
 import dev.hangar.spi.store.GetMessageResult;
 import dev.hangar.spi.store.MessageArrivingListener;
 import dev.hangar.spi.store.MessageFilter;
@@ -18,7 +17,9 @@ import dev.hangar.store.assembly.ProviderRegistry;
 import dev.hangar.store.assembly.StoreAssembly;
 import dev.hangar.store.format.MessageIdCodec;
 import dev.hangar.store.put.DelayLevels;
+import dev.hangar.store.put.PendingPut;
 import dev.hangar.store.put.PutCompletion;
+import dev.hangar.store.put.StoredPut;
 import dev.hangar.store.schedule.DelayOffsetFile;
 import dev.hangar.store.schedule.ScheduleMessageService;
 import dev.hangar.store.service.LauncherAccess;
@@ -62,7 +63,7 @@ public final class DefaultMessageStore implements MessageStore {
         this.role = assembly.role();
         PutAdmission admission = new PutAdmission(role, config.get(StoreConfigKeys.HA_MASTER_ADDRESS), flags,
                 config.get(StoreConfigKeys.OS_PAGE_CACHE_BUSY_TIMEOUT_MILLS));
-        this.puts = new PutPipeline(admission, new PutCompletion(stats, flags), flags, delayLevels, storeHost,
+        this.puts = new PutPipeline(admission, new PutCompletion(stats, flags, offsetIds(storeHost)), flags, delayLevels, storeHost,
                 config.get(StoreConfigKeys.MAX_MESSAGE_SIZE), config.get(StoreConfigKeys.MAX_DISPATCH_BEHIND_BYTES),
                 config.get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT), () -> shutdown);
         LauncherAccess.register(this, flags, stats);
@@ -226,43 +227,47 @@ public final class DefaultMessageStore implements MessageStore {
         return StatsCollector.of(this);
     }
 
+    /** The offset message ids of this store's records (host and port of {@code storeHost}, then the offset). */
+    private static dev.hangar.spi.store.MessageIdSource offsetIds(InetSocketAddress storeHost) {
+        byte[] prefix = MessageIdCodec.hostPrefix(storeHost);
+        return offset -> MessageIdCodec.create(prefix, offset);
+    }
+
     // ------------------------------------------------------------------ puts
 
     @Override
     public PutMessageResult putMessage(Message message) {
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
-        Object appended = puts.appendOne(rt, message, begin);
-        return appended instanceof AppendMessageResult r ? puts.awaitDurable(rt, r, message.waitStoreMsgOk(), begin)
-                : (PutMessageResult) appended;
+        PutMessageResult appended = puts.appendOne(rt, message, begin, false);
+        return appended instanceof StoredPut r ? puts.awaitDurable(rt, r, message.waitStoreMsgOk(), begin) : appended;
     }
 
     @Override
     public PutMessageResult putMessages(List<Message> batch) {
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
-        Object appended = puts.appendBatch(rt, batch, begin);
-        return appended instanceof AppendMessageResult r
-                ? puts.awaitDurable(rt, r, batch.get(0).waitStoreMsgOk(), begin) : (PutMessageResult) appended;
+        PutMessageResult appended = puts.appendBatch(rt, batch, begin, false);
+        return appended instanceof StoredPut r ? puts.awaitDurable(rt, r, batch.get(0).waitStoreMsgOk(), begin)
+                : appended;
     }
 
     @Override
     public CompletableFuture<PutMessageResult> asyncPutMessage(Message message) {
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
-        Object appended = puts.appendOne(rt, message, begin);
-        return appended instanceof AppendMessageResult r ? puts.whenDurable(rt, r, message.waitStoreMsgOk(), begin)
-                : CompletableFuture.completedFuture((PutMessageResult) appended);
+        PutMessageResult appended = puts.appendOne(rt, message, begin, true);
+        return appended instanceof PendingPut p ? puts.whenDurable(rt, p, message.waitStoreMsgOk(), begin)
+                : CompletableFuture.completedFuture(appended);
     }
 
     @Override
     public CompletableFuture<PutMessageResult> asyncPutMessages(List<Message> batch) {
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
-        Object appended = puts.appendBatch(rt, batch, begin);
-        return appended instanceof AppendMessageResult r
-                ? puts.whenDurable(rt, r, batch.get(0).waitStoreMsgOk(), begin)
-                : CompletableFuture.completedFuture((PutMessageResult) appended);
+        PutMessageResult appended = puts.appendBatch(rt, batch, begin, true);
+        return appended instanceof PendingPut p ? puts.whenDurable(rt, p, batch.get(0).waitStoreMsgOk(), begin)
+                : CompletableFuture.completedFuture(appended);
     }
 
     // ------------------------------------------------------------------ reads

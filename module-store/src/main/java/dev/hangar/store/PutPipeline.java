@@ -5,15 +5,17 @@ import dev.hangar.spi.ha.ReplicationService;
 import dev.hangar.spi.message.Message;
 import dev.hangar.spi.message.MessageSysFlag;
 import dev.hangar.spi.store.AppendMessageResult;
-import dev.hangar.spi.store.AppendMessageStatus;
 import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.spi.store.PutMessageStatus;
+import dev.hangar.store.commitlog.CommitLog;
+import dev.hangar.store.commitlog.LiveAppend;
 import dev.hangar.store.format.MessageEncoder;
 import dev.hangar.store.put.BlockingFlushWait;
 import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.put.MessageValidator;
 import dev.hangar.store.put.PendingPut;
 import dev.hangar.store.put.PutCompletion;
+import dev.hangar.store.put.StoredPut;
 import dev.hangar.store.service.RunningFlags;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -27,8 +29,9 @@ import java.util.function.BooleanSupplier;
 /**
  * The put path of {@link DefaultMessageStore}: admission, checks, encoding and the CommitLog append, then the wait
  * for durability: a blocking put parks in its thread's {@link BlockingFlushWait} slot, an asynchronous one returns a
- * {@link PendingPut} that the flush service completes. Neither allocates anything per put for the flush beyond
- * the API's result (and, for an asynchronous put, the one future it returns).
+ * {@link PendingPut} that the flush service completes. Each allocates one object per put: its result
+ * ({@link StoredPut}, or the {@link PendingPut} that is both the future and the result), made under the put lock
+ * from the CommitLog's reused {@link LiveAppend}.
  *
  * <p>Thread-safe: any number of put threads; the append itself is serialised by the CommitLog's put lock.
  */
@@ -46,6 +49,8 @@ final class PutPipeline {
     private final long maxDispatchBehind;
     private final long backstopNanos;
     private final BooleanSupplier shutdown;
+    private final CommitLog.AppendOutcome<PutMessageResult> blocking;
+    private final CommitLog.AppendOutcome<PutMessageResult> asynchronous;
 
     /**
      * @param maxDispatchBehind   bytes the dispatcher may lag before puts wait for it (0 = never)
@@ -64,14 +69,34 @@ final class PutPipeline {
         this.maxDispatchBehind = maxDispatchBehind;
         this.backstopNanos = TimeUnit.MILLISECONDS.toNanos(syncFlushTimeoutMillis + JOIN_GRACE_MILLIS);
         this.shutdown = shutdown;
+        this.blocking = new ResultOf(false);
+        this.asynchronous = new ResultOf(true);
+    }
+
+    /** Makes the put's result under the put lock; a failed append comes back as a provisional detached result. */
+    private final class ResultOf implements CommitLog.AppendOutcome<PutMessageResult> {
+        private final boolean async;
+
+        ResultOf(boolean async) {
+            this.async = async;
+        }
+
+        @Override
+        public PutMessageResult appended(LiveAppend append) {
+            return async ? new PendingPut(completion, append) : new StoredPut(completion, append);
+        }
+
+        @Override
+        public PutMessageResult failed(AppendMessageResult failure) {
+            return PutMessageResult.of(PutMessageStatus.UNKNOWN_ERROR, failure);
+        }
     }
 
     /**
-     * Admits, checks, encodes and appends one message. Returns the {@link AppendMessageResult} when it was written,
-     * else the (counted) refusal as a {@link PutMessageResult}: one return value, so an admitted put allocates no
-     * holder for two.
+     * Admits, checks, encodes and appends one message. Returns its {@link PendingPut} ({@code async}) or
+     * {@link StoredPut} when it was written, else the (counted) refusal.
      */
-    Object appendOne(StoreRuntime rt, Message message, long begin) {
+    PutMessageResult appendOne(StoreRuntime rt, Message message, long begin, boolean async) {
         PutMessageResult refused = admission.refusal(rt, shutdown.getAsBoolean());
         if (refused == null) {
             String problem = MessageValidator.check(message);
@@ -80,19 +105,19 @@ final class PutPipeline {
             }
         }
         if (refused != null) {
-            return completion.record(refused, begin, null);
+            return completion.record(refused, begin);
         }
         Message m = delayLevels.divert(message);
         MessageEncoder encoder = MessageEncoder.forCurrentThread(maxMessageSize);
         PutMessageStatus encoded = encoder.encode(m, storeHost);
         if (encoded != PutMessageStatus.PUT_OK) {
-            return completion.record(PutMessageResult.refused(encoded, encoder.failureReason()), begin, null);
+            return completion.record(PutMessageResult.refused(encoded, encoder.failureReason()), begin);
         }
-        return append(rt, encoder, m.topic(), m.queueId(), m.sysFlag(), begin);
+        return append(rt, encoder, m.topic(), m.queueId(), m.sysFlag(), begin, async);
     }
 
     /** {@link #appendOne} for a batch. */
-    Object appendBatch(StoreRuntime rt, List<Message> batch, long begin) {
+    PutMessageResult appendBatch(StoreRuntime rt, List<Message> batch, long begin, boolean async) {
         PutMessageResult refused = admission.refusal(rt, shutdown.getAsBoolean());
         if (refused == null) {
             String problem = MessageValidator.checkBatch(batch);
@@ -101,30 +126,31 @@ final class PutPipeline {
             }
         }
         if (refused != null) {
-            return completion.record(refused, begin, null);
+            return completion.record(refused, begin);
         }
         Message first = batch.get(0);
         MessageEncoder encoder = MessageEncoder.forCurrentThread(maxMessageSize);
         PutMessageStatus encoded = encoder.encodeBatch(batch, storeHost);
         if (encoded != PutMessageStatus.PUT_OK) {
-            return completion.record(PutMessageResult.refused(encoded, encoder.failureReason()), begin, null);
+            return completion.record(PutMessageResult.refused(encoded, encoder.failureReason()), begin);
         }
-        return append(rt, encoder, first.topic(), first.queueId(), first.sysFlag(), begin);
+        return append(rt, encoder, first.topic(), first.queueId(), first.sysFlag(), begin, async);
     }
 
-    private Object append(StoreRuntime rt, MessageEncoder encoder, String topic, int queueId, int sysFlag,
-                          long begin) {
+    private PutMessageResult append(StoreRuntime rt, MessageEncoder encoder, String topic, int queueId, int sysFlag,
+                                    long begin, boolean async) {
         if (encoder.encodedLength() > rt.commitLog().maxAppendLength()) {
             return completion.record(PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "a record of "
                     + encoder.encodedLength() + " bytes does not fit in a commit-log file of "
-                    + rt.commitLog().queue().mappedFileSize() + " bytes"), begin, null);
+                    + rt.commitLog().queue().mappedFileSize() + " bytes"), begin);
         }
         if (maxDispatchBehind > 0 && rt.reput().behindBytes() > maxDispatchBehind) {
             waitForDispatch(rt);
         }
-        AppendMessageResult r;
+        PutMessageResult r;
         try {
-            r = rt.commitLog().append(encoder, topic, queueId, MessageSysFlag.takesQueueOffset(sysFlag));
+            r = rt.commitLog().append(encoder, topic, queueId, MessageSysFlag.takesQueueOffset(sysFlag),
+                    async ? asynchronous : blocking);
         } catch (InternalError e) {
             if (e.getMessage() == null || !e.getMessage().contains("unsafe memory access")) {
                 throw e;
@@ -132,14 +158,15 @@ final class PutPipeline {
             // a SIGBUS on a mapped page: the file system could not back it, the disk is full
             rt.retention().diskMonitor().onWriteFault(e);
             return completion.record(PutMessageResult.refused(PutMessageStatus.UNKNOWN_ERROR, flags.reason()),
-                    begin, null);
+                    begin);
         }
-        if (r.status() != AppendMessageStatus.PUT_OK) {
+        if (!(r instanceof StoredPut || r instanceof PendingPut)) {
+            AppendMessageResult failure = r.appendResult();
             boolean diskFull = rt.retention().diskMonitor().onFileCreationFailed(rt.commitLog().queue().mappedFileSize());
             // a full disk is the store refusing service (as past the 90% line), not a file-creation bug
-            return completion.record(diskFull ? new PutMessageResult(PutMessageStatus.SERVICE_NOT_AVAILABLE, r,
-                    flags.reason()) : new PutMessageResult(PutMessageStatus.CREATE_MAPPED_FILE_FAILED, r,
-                    "could not create a commit-log file (not writable?)"), begin, r);
+            return completion.record(diskFull ? PutMessageResult.of(PutMessageStatus.SERVICE_NOT_AVAILABLE, failure,
+                    flags.reason()) : PutMessageResult.of(PutMessageStatus.CREATE_MAPPED_FILE_FAILED, failure,
+                    "could not create a commit-log file (not writable?)"), begin);
         }
         rt.retention().diskMonitor().onAppended(r.wroteBytes());
         rt.reput().wakeup();
@@ -151,7 +178,7 @@ final class PutPipeline {
      * its own reusable slot, which the flush service tells; bounded by syncFlushTimeout + a grace, the flush
      * service's own deadline being syncFlushTimeout.
      */
-    PutMessageResult awaitDurable(StoreRuntime rt, AppendMessageResult r, boolean waitForFlush, long begin) {
+    PutMessageResult awaitDurable(StoreRuntime rt, StoredPut r, boolean waitForFlush, long begin) {
         long nextOffset = r.wroteOffset() + r.wroteBytes();
         ReplicationService replication = rt.replication();
         CompletableFuture<PutMessageStatus> replicated = replication == null ? null
@@ -164,7 +191,7 @@ final class PutPipeline {
             if (flushed == null) {
                 flushed = slot.await(backstopNanos);
                 if (flushed == null) {
-                    return completion.record(unanswered(), begin, r);
+                    return completion.record(unanswered(), begin);
                 }
             }
         } else {
@@ -177,14 +204,14 @@ final class PutPipeline {
                         : replicated.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return completion.record(unanswered(), begin, r);
+                return completion.record(unanswered(), begin);
             } catch (TimeoutException e) {
-                return completion.record(unanswered(), begin, r);
+                return completion.record(unanswered(), begin);
             } catch (ExecutionException e) {
                 replicatedStatus = PutMessageStatus.UNKNOWN_ERROR;
             }
         }
-        return completion.finish(flushed, replicatedStatus, r, replication, begin);
+        return r.settle(flushed, replicatedStatus, replication, begin);
     }
 
     private PutMessageResult unanswered() {
@@ -199,25 +226,21 @@ final class PutPipeline {
      * The one future an asynchronous put returns: completed here when the flush service answers at once (async
      * flush, or a put that does not wait), else a {@link PendingPut} the flush service completes.
      */
-    CompletableFuture<PutMessageResult> whenDurable(StoreRuntime rt, AppendMessageResult r, boolean waitForFlush,
+    CompletableFuture<PutMessageResult> whenDurable(StoreRuntime rt, PendingPut put, boolean waitForFlush,
                                                     long begin) {
-        long nextOffset = r.wroteOffset() + r.wroteBytes();
+        long nextOffset = put.wroteOffset() + put.wroteBytes();
         ReplicationService replication = rt.replication();
-        CompletableFuture<PutMessageStatus> replicated = replication == null ? null
-                : replication.handle(nextOffset, waitForFlush);
+        put.awaiting(begin, replication, replication == null ? null : replication.handle(nextOffset, waitForFlush));
         FlushCommitLogService flush = rt.flushService();
         if (!waitForFlush || flush.acknowledgesAtOnce()) {
             CompletableFuture<PutMessageStatus> flushed = flush.handle(nextOffset, waitForFlush);
-            if (flushed.isDone() && (replicated == null || replicated.isDone())) {
-                return CompletableFuture.completedFuture(completion.finish(PutCompletion.statusOf(flushed),
-                        replicated == null ? PutMessageStatus.PUT_OK : PutCompletion.statusOf(replicated), r,
-                        replication, begin));
+            if (flushed.isDone()) {
+                put.flushed(PutCompletion.statusOf(flushed));
+            } else {
+                flushed.whenComplete((s, e) -> put.flushed(PutCompletion.statusOf(flushed)));
             }
-            PendingPut put = new PendingPut(completion, r, begin, replication, replicated);
-            flushed.whenComplete((s, e) -> put.flushed(PutCompletion.statusOf(flushed)));
             return put;
         }
-        PendingPut put = new PendingPut(completion, r, begin, replication, replicated);
         PutMessageStatus flushed = flush.awaitFlush(nextOffset, put);
         if (flushed != null) {
             put.flushed(flushed);

@@ -7,7 +7,6 @@ import dev.hangar.launcher.StoreUse;
 import dev.hangar.launcher.json.JsonWriter;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.message.Message;
-import dev.hangar.spi.store.AppendMessageResult;
 import dev.hangar.spi.store.PutMessageResult;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -136,12 +135,11 @@ public final class PutCommand implements Callable<Integer> {
     }
 
     private void report(PrintWriter out, PutMessageResult result) {
-        AppendMessageResult append = result.appendResult();
         if (json) {
             out.println(JsonWriter.write(MessageRequest.resultJson(result, topic, queue, 0)));
-        } else if (append != null) {
-            out.println(result.status() + " msgId=" + append.msgId() + " queueId=" + queue
-                    + " queueOffset=" + append.logicsOffset() + " commitLogOffset=" + append.wroteOffset());
+        } else if (result.appended()) {
+            out.println(result.status() + " msgId=" + result.msgId() + " queueId=" + queue
+                    + " queueOffset=" + result.logicsOffset() + " commitLogOffset=" + result.wroteOffset());
         } else {
             out.println(result.status());
         }

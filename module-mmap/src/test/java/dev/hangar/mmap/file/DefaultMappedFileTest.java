@@ -76,7 +76,7 @@ class DefaultMappedFileTest {
                 assertEquals(4096L, fileFromOffset);
                 assertEquals(target.remaining(), maxBlank);
                 target.putLong(7L);
-                return new AppendMessageResult(AppendMessageStatus.PUT_OK, fileFromOffset + target.position() - 8, 8, List.of(), 1, 0, 1);
+                return AppendMessageResult.of(AppendMessageStatus.PUT_OK, fileFromOffset + target.position() - 8, 8, List.of(), 1, 0, 1);
             });
         }
         assertSame(targets.get(0), targets.get(1));
@@ -91,7 +91,7 @@ class DefaultMappedFileTest {
         DefaultMappedFile file = open(0, 4096);
         file.appendBytes(new byte[100], 0, 100);
         assertThrows(IllegalStateException.class, () -> file.append((from, target, maxBlank) ->
-                new AppendMessageResult(AppendMessageStatus.PUT_OK, from, maxBlank + 1, List.of(), 1, 0, 1)));
+                AppendMessageResult.of(AppendMessageStatus.PUT_OK, from, maxBlank + 1, List.of(), 1, 0, 1)));
         assertThrows(IllegalStateException.class, () -> file.append((from, target, maxBlank) -> null));
         assertEquals(100, file.wrotePosition());
         assertTrue(file.destroy(0));

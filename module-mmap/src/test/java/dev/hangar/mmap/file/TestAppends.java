@@ -17,7 +17,7 @@ public final class TestAppends {
                 return AppendMessageResult.of(AppendMessageStatus.END_OF_FILE);
             }
             target.put(bytes);
-            return new AppendMessageResult(AppendMessageStatus.PUT_OK, fileFromOffset, bytes.length, List.of(),
+            return AppendMessageResult.of(AppendMessageStatus.PUT_OK, fileFromOffset, bytes.length, List.of(),
                     storeTimestamp, 0, 1);
         };
     }

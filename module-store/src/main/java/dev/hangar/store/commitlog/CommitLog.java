@@ -26,6 +26,8 @@ public final class CommitLog {
     private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
     private static final long SLOW_APPEND_WARN_MILLIS = 500;
 
+    private static final AppendMessageResult APPEND_FAILED = AppendMessageResult.of(AppendMessageStatus.UNKNOWN_ERROR);
+
     private final MappedFileQueue queue;
     private final PutMessageLock lock;
     private final TopicQueueOffsets queueOffsets;
@@ -55,11 +57,23 @@ public final class CommitLog {
     }
 
     /**
-     * Appends what {@code encoder} holds (one record or a batch, all for {@code topic}/{@code queueId}),
-     * rolling to a new file when it does not fit. Returns PUT_OK with msgIds, or an error status.
+     * What the caller of {@link #append} makes of an append, under the put lock: the put's result is built from the
+     * reused {@link LiveAppend} before the lock is released.
      */
-    public AppendMessageResult append(MessageEncoder encoder, String topic, int queueId, boolean takesQueueOffset) {
-        AppendMessageResult result;
+    public interface AppendOutcome<R> {
+        /** A PUT_OK append; {@code append} is valid only during this call. */
+        R appended(LiveAppend append);
+
+        /** An append that wrote no record (no file could be created, or the file refused it). */
+        R failed(AppendMessageResult failure);
+    }
+
+    /**
+     * Appends what {@code encoder} holds (one record or a batch, all for {@code topic}/{@code queueId}),
+     * rolling to a new file when it does not fit, and returns what {@code outcome} makes of it.
+     */
+    public <R> R append(MessageEncoder encoder, String topic, int queueId, boolean takesQueueOffset,
+                        AppendOutcome<R> outcome) {
         lock.lock();
         try {
             long now = System.currentTimeMillis();
@@ -70,21 +84,25 @@ public final class CommitLog {
             }
             if (file == null) {
                 LOG.error("could not create a CommitLog file at {}", queue.getMaxWrotePosition());
-                return AppendMessageResult.of(AppendMessageStatus.UNKNOWN_ERROR);
+                return outcome.failed(APPEND_FAILED);
             }
             appender.prepare(encoder, queueOffsets.next(topic, queueId), takesQueueOffset, now);
-            result = file.append(appender);
+            AppendMessageResult result = file.append(appender);
             if (result.status() == AppendMessageStatus.END_OF_FILE) {
                 file = queue.getLastMappedFile(0, true);
                 if (file == null) {
                     LOG.error("could not create a CommitLog file at {}", queue.getMaxWrotePosition());
-                    return AppendMessageResult.of(AppendMessageStatus.UNKNOWN_ERROR);
+                    return outcome.failed(APPEND_FAILED);
                 }
                 result = file.append(appender);
             }
-            if (result.status() == AppendMessageStatus.PUT_OK && takesQueueOffset) {
-                queueOffsets.advance(topic, queueId, result.messageCount());
+            if (result.status() != AppendMessageStatus.PUT_OK || !(result instanceof LiveAppend live)) {
+                return outcome.failed(result instanceof LiveAppend live ? live.detach() : result);
             }
+            if (takesQueueOffset) {
+                queueOffsets.advance(topic, queueId, live.messageCount());
+            }
+            return outcome.appended(live);
         } finally {
             long held = System.currentTimeMillis() - beginTimeInLock;
             beginTimeInLock = 0;
@@ -93,7 +111,6 @@ public final class CommitLog {
                 LOG.warn("an append held the put lock for {} ms (page faults or writeback stalls?)", held);
             }
         }
-        return result;
     }
 
     /**

@@ -8,23 +8,22 @@ import dev.hangar.store.format.CommitLogRecordFormat;
 import dev.hangar.store.format.MessageEncoder;
 import dev.hangar.store.format.MessageIdCodec;
 import java.nio.ByteBuffer;
-import java.util.List;
 
 /**
  * Copies records encoded by a {@link MessageEncoder} into a mapped file, stamping queue offsets, physical
  * offsets and the store time. One instance per CommitLog, used only under the put lock: its fields carry the
- * current put so an append allocates nothing but its result.
+ * current put, and it answers with its one {@link LiveAppend}, so an append allocates nothing.
  */
 final class RecordAppender implements AppendCallback {
-    /** Shared by every result of this log: ids are computed from it only when a caller asks. */
-    private final MessageIdSource idSource;
+    private final LiveAppend live;
     private MessageEncoder encoder;
     private long queueOffset;
     private boolean takesQueueOffset;
     private long storeTimestamp;
 
     RecordAppender(byte[] storeHostPrefix) {
-        this.idSource = offset -> MessageIdCodec.create(storeHostPrefix, offset);
+        MessageIdSource idSource = offset -> MessageIdCodec.create(storeHostPrefix, offset);
+        this.live = new LiveAppend(idSource);
     }
 
     void prepare(MessageEncoder encoder, long queueOffset, boolean takesQueueOffset, long storeTimestamp) {
@@ -41,8 +40,8 @@ final class RecordAppender implements AppendCallback {
         if (length + CommitLogRecordFormat.END_FILE_MIN_BLANK_LENGTH > maxBlank) {
             target.putInt(maxBlank);
             target.putInt(CommitLogRecordFormat.BLANK_MAGIC_CODE);
-            return new AppendMessageResult(AppendMessageStatus.END_OF_FILE, wroteOffset, maxBlank, List.of(),
-                    storeTimestamp, queueOffset, 0);
+            live.set(AppendMessageStatus.END_OF_FILE, wroteOffset, maxBlank, storeTimestamp, queueOffset, 0, null);
+            return live;
         }
         int n = encoder.recordCount();
         for (int i = 0; i < n; i++) {
@@ -50,7 +49,8 @@ final class RecordAppender implements AppendCallback {
             encoder.stamp(i, qo, wroteOffset + encoder.recordStart(i), storeTimestamp);
         }
         encoder.copyTo(target);
-        return AppendMessageResult.appended(wroteOffset, length, idSource, encoder.relativeStarts(), storeTimestamp,
-                takesQueueOffset ? queueOffset : 0, n);
+        live.set(AppendMessageStatus.PUT_OK, wroteOffset, length, storeTimestamp, takesQueueOffset ? queueOffset : 0,
+                n, encoder.relativeStarts());
+        return live;
     }
 }

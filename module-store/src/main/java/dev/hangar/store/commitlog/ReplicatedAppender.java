@@ -63,7 +63,7 @@ final class ReplicatedAppender implements AppendCallback {
         int start = target.position();
         target.put(chunk, from, length);
         long timestamp = walk(fileFromOffset, target, start + length, target.limit());
-        return new AppendMessageResult(AppendMessageStatus.PUT_OK, fileFromOffset + start, length, List.of(),
+        return AppendMessageResult.of(AppendMessageStatus.PUT_OK, fileFromOffset + start, length, List.of(),
                 timestamp, 0, 0);
     }
 

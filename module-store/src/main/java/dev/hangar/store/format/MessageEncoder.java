@@ -25,7 +25,11 @@ import java.util.zip.CRC32;
  * encoding an ASCII message allocates nothing.
  */
 public final class MessageEncoder {
-    private static final int INITIAL_CAPACITY = 64 * 1024;
+    /**
+     * Room for a 1 KiB message and its properties; grows for bigger ones. Each put thread holds an encoder (see
+     * {@link #forCurrentThread}), so every new put thread pays for this start.
+     */
+    private static final int INITIAL_CAPACITY = 4 * 1024;
 
     private final int maxMessageSize;
     private static final int TOPIC_CACHE_LIMIT = 1024;

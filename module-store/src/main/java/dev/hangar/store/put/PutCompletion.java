@@ -1,7 +1,7 @@
 package dev.hangar.store.put;
 
 import dev.hangar.spi.ha.ReplicationService;
-import dev.hangar.spi.store.AppendMessageResult;
+import dev.hangar.spi.store.MessageIdSource;
 import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.spi.store.PutMessageStatus;
 import dev.hangar.store.service.RunningFlags;
@@ -10,32 +10,35 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The last step of every put: names the outcome of an append from what the flush service and replication said, and
- * counts it. Shared by the blocking put ({@link BlockingFlushWait}) and the asynchronous one ({@link PendingPut}).
- * Thread-safe; allocates only the result (and a reason String when a put fails).
+ * counts it. Shared by the blocking put ({@link StoredPut}) and the asynchronous one ({@link PendingPut}), whose
+ * results keep this store-wide object as their id source, so a plain put's result needs no object besides itself.
+ * Thread-safe; allocates only for a failure (its reason) or a batch.
  */
-public final class PutCompletion {
+public final class PutCompletion implements MessageIdSource {
     private final StoreStats stats;
     private final RunningFlags flags;
+    private final MessageIdSource ids;
 
-    public PutCompletion(StoreStats stats, RunningFlags flags) {
+    /** @param ids computes the offset message ids of this store's records */
+    public PutCompletion(StoreStats stats, RunningFlags flags, MessageIdSource ids) {
         this.stats = stats;
         this.flags = flags;
+        this.ids = ids;
     }
 
-    /** The result of an appended put, counted with its latency from {@code beginNanos}. */
-    public PutMessageResult finish(PutMessageStatus flushed, PutMessageStatus replicated, AppendMessageResult appended,
-                                   ReplicationService replication, long beginNanos) {
-        PutMessageResult result = outcome(flushed, replicated, appended, replication);
-        record(result, beginNanos, appended);
+    @Override
+    public String idAt(long commitLogOffset) {
+        return ids.idAt(commitLogOffset);
+    }
+
+    /** Counts a put that ended before or at its append (a refusal, or a failed append) and returns it. */
+    public PutMessageResult record(PutMessageResult result, long beginNanos) {
+        count(result.status(), result.messageCount(), result.wroteBytes(), (System.nanoTime() - beginNanos) / 1000);
         return result;
     }
 
-    /** Counts a put that ended before or at its append (a refusal, or a failed append). */
-    public PutMessageResult record(PutMessageResult result, long beginNanos, AppendMessageResult appended) {
-        int count = appended == null ? 0 : appended.messageCount();
-        long bytes = appended == null ? 0 : appended.wroteBytes();
-        stats.recordPut(result.status(), count, bytes, (System.nanoTime() - beginNanos) / 1000);
-        return result;
+    void count(PutMessageStatus status, int messages, long bytes, long micros) {
+        stats.recordPut(status, messages, bytes, micros);
     }
 
     /** What a replication future says: its status, {@code UNKNOWN_ERROR} when it failed; only when done. */
@@ -47,20 +50,20 @@ public final class PutCompletion {
         return status == null ? PutMessageStatus.UNKNOWN_ERROR : status;
     }
 
-    private PutMessageResult outcome(PutMessageStatus flushed, PutMessageStatus replicated,
-                                     AppendMessageResult appended, ReplicationService replication) {
+    /** The {@link PutDetail} slot that names the outcome of the put whose slot is {@code slot}. */
+    Object settle(Object slot, PutMessageStatus flushed, PutMessageStatus replicated, ReplicationService replication) {
         // flush and replication run side by side; the flush's failure names the outcome first
         if (flushed != PutMessageStatus.PUT_OK) {
-            return new PutMessageResult(flushed, appended, "stored, but not flushed within syncFlushTimeout: "
+            return PutDetail.settled(slot, flushed, "stored, but not flushed within syncFlushTimeout: "
                     + flags.reason());
         }
         if (replicated != PutMessageStatus.PUT_OK) {
             String why = replication == null ? "" : replication.status().problem();
-            return new PutMessageResult(replicated, appended, replicated == PutMessageStatus.FLUSH_SLAVE_TIMEOUT
+            return PutDetail.settled(slot, replicated, replicated == PutMessageStatus.FLUSH_SLAVE_TIMEOUT
                     ? "stored on the master, but no slave acknowledged it within syncFlushTimeout"
                     + (why.isEmpty() ? "" : " (" + why + ")")
                     : "stored on the master, but no slave can take it: " + why);
         }
-        return new PutMessageResult(PutMessageStatus.PUT_OK, appended);
+        return PutDetail.settled(slot, PutMessageStatus.PUT_OK, null);
     }
 }

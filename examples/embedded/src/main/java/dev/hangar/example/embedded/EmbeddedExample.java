@@ -53,7 +53,7 @@ public final class EmbeddedExample {
             // a synchronous put: returns once the flush service acknowledged it
             PutMessageResult first = store.putMessage(new Message(TOPIC, bytes("order 1")).queueId(0)
                     .keys("order-1").tags("created"));
-            out.println("sync put: " + first.status() + " at commit-log offset " + first.appendResult().wroteOffset());
+            out.println("sync put: " + first.status() + " at commit-log offset " + first.wroteOffset());
 
             // an asynchronous put: completes when the fsync covering it is done
             CompletableFuture<PutMessageResult> second = store.asyncPutMessage(new Message(TOPIC, bytes("order 2"))
