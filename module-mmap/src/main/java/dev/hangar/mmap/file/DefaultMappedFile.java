@@ -350,6 +350,13 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         return new SelectedRegion(fileFromOffset + pos, mapped.slice(pos, size), size, this);
     }
 
+    /** {@inheritDoc} Here: a duplicate of the mapping, which stays the same for the file's life. */
+    @Override
+    public ByteBuffer wholeFileReadView() {
+        MappedByteBuffer current = mapped;
+        return current == null ? null : current.duplicate();
+    }
+
     /**
      * {@inheritDoc} The region is a writable view of the mapping: only the single writer of this file may write
      * through it (an index, for example); readers must not.

@@ -63,6 +63,18 @@ public interface MappedFile {
     /** A region from {@code pos} to the read position, or null when there is nothing to read or the file is gone. */
     SelectedRegion selectMappedBuffer(int pos);
 
+    /**
+     * A new read view of the whole file, indexed by file position (0 to {@link #fileSize()}), for a reader that
+     * reads the same file many times and keeps the view (the reput cursor: a region per pass would be an allocation
+     * per pass, and a pass may carry one record). Rules: read it only while holding the file ({@link #hold()}),
+     * only below {@link #readPosition()}, with absolute indexes; never write through it. Null when the provider has
+     * no stable view (a mapping that may be replaced while the file lives): callers then use
+     * {@link #selectMappedBuffer(int)}.
+     */
+    default java.nio.ByteBuffer wholeFileReadView() {
+        return null;
+    }
+
     /** A region of {@code size} bytes from {@code pos}, or null when not all of it is readable. */
     SelectedRegion selectMappedBuffer(int pos, int size);
 

@@ -1,6 +1,5 @@
 package dev.hangar.store.reput;
 
-import dev.hangar.spi.mapped.SelectedRegion;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.format.CommitLogScanner;
 import dev.hangar.store.format.DispatchRecordView;
@@ -13,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A read position in the CommitLog that walks records in order and hands each one on: the reput loop has one for
- * the built-in dispatchers, each third-party dispatcher has its own. Reads through regions that hold their file,
+ * the built-in dispatchers, each third-party dispatcher has its own. Reads while holding the file it reads,
  * so retention may delete a file under it; a position below the first remaining offset jumps to it, and the
  * bytes jumped over are counted.
  *
@@ -39,10 +38,13 @@ public final class CommitLogCursor {
     private final CommitLogScanner.RecordHandler handOn = this::handOn;
     /** Reused by every scan: a pass may carry a single record, so what a pass allocates counts per record. */
     private final CommitLogScanner.Result scanResult = new CommitLogScanner.Result();
+    /** The file a pass reads, held for the pass, through a view kept per file: a pass allocates nothing. */
+    private final HeldFileWindow window;
     // the pass under way in advance(): where to hand records, when to stop, where the scanned region starts
     private Consumer<DispatchRecordView> passSink;
     private BooleanSupplier passStop;
-    private long passRegionStart;
+    /** Commit-log offset of index 0 of the buffer the pass under way scans. */
+    private long passBufferOffset;
     private volatile long offset;
     private volatile long skippedBytes;
 
@@ -51,6 +53,7 @@ public final class CommitLogCursor {
         this.commitLog = commitLog;
         this.owner = owner;
         this.offset = offset;
+        this.window = new HeldFileWindow(commitLog.queue());
     }
 
     /** Commit-log offset of the next record to hand on. */
@@ -91,18 +94,18 @@ public final class CommitLogCursor {
                 continue;
             }
             long before = progress;
-            try (SelectedRegion region = commitLog.getData(from)) {
-                if (region == null) {
-                    break;
-                }
-                int limit = (int) Math.min(region.size(), limitOffset - from);
+            if (!window.open(from)) {
+                break;
+            }
+            try {
+                int limit = (int) Math.min(window.limit(), window.start() + (limitOffset - from));
                 passSink = sink;
                 passStop = stop;
-                passRegionStart = from;
+                passBufferOffset = window.bufferOffset();
                 CommitLogScanner.Result r;
                 try {
-                    r = CommitLogScanner.scan(region.buffer(), 0, limit, false, MAX_RECORDS_PER_HOLD, handOn,
-                            scanResult);
+                    r = CommitLogScanner.scan(window.buffer(), window.start(), limit, false, MAX_RECORDS_PER_HOLD,
+                            handOn, scanResult);
                 } finally {
                     passSink = null;
                     passStop = null;
@@ -110,12 +113,13 @@ public final class CommitLogCursor {
                 progress += r.records();
                 switch (r.stop()) {
                     case BLANK -> {
-                        offset = commitLog.rollNextFile(from + r.index());
+                        offset = commitLog.rollNextFile(passBufferOffset + r.index());
                         progress++;
                     }
                     case INVALID, CUT -> {
-                        if (!isCopyInProgress(region, r)) {
-                            LOG.error("{}: cannot read the record at {}: {}", owner, from + r.index(), r.reason());
+                        if (!isCopyInProgress(r)) {
+                            LOG.error("{}: cannot read the record at {}: {}", owner, passBufferOffset + r.index(),
+                                    r.reason());
                         }
                         return progress;
                     }
@@ -126,6 +130,8 @@ public final class CommitLogCursor {
                         // LIMIT or PAUSED: read again from the new position (a new file, a new end, a new hold)
                     }
                 }
+            } finally {
+                window.close();
             }
             if (progress == before) {
                 break;
@@ -136,7 +142,7 @@ public final class CommitLogCursor {
 
     private boolean handOn(ByteBuffer buffer, int index, int size) {
         passSink.accept(view.wrap(buffer, index));
-        offset = passRegionStart + index + size;
+        offset = passBufferOffset + index + size;
         return !passStop.getAsBoolean();
     }
 
@@ -144,11 +150,11 @@ public final class CommitLogCursor {
      * A slave receives its master's log in chunks that may end inside a record: a record cut by the visible end (a
      * header, or a message whose length runs past the end but fits its file) is waited for, not reported.
      */
-    private boolean isCopyInProgress(SelectedRegion region, CommitLogScanner.Result r) {
+    private boolean isCopyInProgress(CommitLogScanner.Result r) {
         if (r.stop() != CommitLogScanner.Stop.CUT) {
             return false;
         }
         long fileSize = commitLog.queue().mappedFileSize();
-        return r.recordSize() == 0 || region.startOffset() % fileSize + r.index() + (long) r.recordSize() <= fileSize;
+        return r.recordSize() == 0 || passBufferOffset % fileSize + r.index() + (long) r.recordSize() <= fileSize;
     }
 }

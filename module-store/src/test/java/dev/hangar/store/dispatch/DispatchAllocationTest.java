@@ -59,6 +59,44 @@ class DispatchAllocationTest {
     }
 
     /**
+     * One record per reput pass, as with one writer of sync puts: each put is dispatched before the next is made, so
+     * whatever a pass allocates counts whole per record. The pass reads its file through a view kept per file
+     * ({@code HeldFileWindow}); with a CommitLog region and buffer slice made per pass this measured ~100 B per
+     * record.
+     */
+    @Test
+    void aPassCarryingOneRecordAllocatesAlmostNothing() {
+        try (DefaultMessageStore store = TestStores.started(dir,
+                "mappedFileSizeCommitLog", Integer.toString(64 * 1024 * 1024),
+                "mappedFileSizeConsumeQueue", Integer.toString(300_000 * 20),
+                "maxHashSlotNum", "500000", "maxIndexNum", "2000000")) {
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long reput = reputThreadId();
+            putOneByOne(store, 0, 2_000);
+            long before = threads.getThreadAllocatedBytes(reput);
+            int measured = 5_000;
+            putOneByOne(store, 2_000, measured);
+            long allocated = threads.getThreadAllocatedBytes(reput) - before;
+            double perRecord = (double) allocated / measured;
+            System.out.printf("reput thread, one record per pass: %d bytes for %d records, %.1f B per record%n",
+                    allocated, measured, perRecord);
+            assertTrue(perRecord <= MAX_BYTES_PER_RECORD, String.format(
+                    "the reput thread allocated %d bytes for %d one-record passes: %.1f B per record, allowed %.0f",
+                    allocated, measured, perRecord, MAX_BYTES_PER_RECORD));
+        }
+    }
+
+    private static void putOneByOne(DefaultMessageStore store, int from, int count) {
+        byte[] body = "one record per pass".getBytes(StandardCharsets.UTF_8);
+        for (int i = from; i < from + count; i++) {
+            Message m = new Message("Alloc", body).queueId(i & 3).tags("TagA").keys("single-" + i);
+            assertTrue(store.putMessage(m).isOk(), "put " + i);
+            TestStores.await("put " + i + " dispatched", () -> store.dispatchBehindBytes() == 0, 60_000);
+        }
+    }
+
+    /**
      * Records as a client sends them: a tag, two keys and a unique key. Put in batches of {@link #BATCH} (one queue
      * per batch) so that each reput pass carries many records: what a pass costs (the CommitLog region and its
      * buffer, about 150 B) is then spread thin, and the bound measures what a record costs however the reput thread
