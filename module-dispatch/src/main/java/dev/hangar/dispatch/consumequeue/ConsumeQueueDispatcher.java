@@ -229,7 +229,14 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     @Override
     public void flush(int leastPages) {
         // a queue that could not create its file fails again (and is reported) in its own flush below
+        long begin = System.nanoTime();
+        long heldBefore = pendingUnits.heldBytes();
         materializeHeldUnits();
+        if (heldBefore > 0) {
+            LOG.info("wrote {} units held in memory to new ConsumeQueue files in {} ms; {} units still held",
+                    (heldBefore - pendingUnits.heldBytes()) / ConsumeQueueFormat.UNIT_SIZE,
+                    (System.nanoTime() - begin) / 1_000_000, pendingUnits.heldBytes() / ConsumeQueueFormat.UNIT_SIZE);
+        }
         if (leastPages == 0) {
             try {
                 storage.forceWrittenFiles(QueueRole.CONSUME_QUEUE);
@@ -252,7 +259,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
             }
         }
         if (first != null) {
-            throw new UncheckedIOException("ConsumeQueue flush failed", first);
+            throw new UncheckedIOException("ConsumeQueue flush failed: " + first.getMessage(), first);
         }
     }
 
