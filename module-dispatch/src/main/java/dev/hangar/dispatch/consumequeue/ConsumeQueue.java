@@ -367,9 +367,12 @@ final class ConsumeQueue {
         return deleted;
     }
 
-    /** Forces dirty units; with {@code leastPages == 0} every file up to the written end. */
+    /**
+     * Forces dirty units; with {@code leastPages == 0} every file up to the written end, after writing units held
+     * in memory to the new file (a regular flush leaves them to the dispatcher's time-bounded pass).
+     */
     void flush(int leastPages) throws IOException {
-        if (!materialize()) {
+        if (leastPages == 0 && !materialize()) {
             throw new IOException("ConsumeQueue " + topic + "-" + queueId + ": could not create its file for the "
                     + "units held in memory");
         }

@@ -44,6 +44,13 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
      * is 800 000 units, four times the units of a 200 000-message run across 100 000 queues.
      */
     static final long PENDING_UNIT_BYTES = 16L << 20;
+    /**
+     * Time a regular (not full) flush spends creating files for held units, of its 1 s interval: file creation
+     * competes with dispatch for the file system and the two cores (100 000 new queues: readable after 26 s with
+     * no file made during the run, 59-136 s with every flush making all it could; docs/PERFORMANCE.md). A full
+     * flush makes them all.
+     */
+    static final long MATERIALIZE_NANOS_PER_FLUSH = 100_000_000L;
 
     private final Path root;
     private final int fileSize;
@@ -220,18 +227,17 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
 
     /**
      * Flushes every queue; a failing queue does not stop the others, the first failure is thrown at the end. First
-     * every new queue whose units are held in memory gets its file (so files land within a flush interval, and a
-     * full flush never leaves a unit the checkpoint may claim off the disk). A full flush ({@code leastPages == 0})
-     * then asks the storage to force every written ConsumeQueue file at once (one
-     * {@code syncfs} instead of one {@code fdatasync} per file); the queue-by-queue pass then finds only what that
-     * did not cover.
+     * new queues whose units are held in memory get their files: a regular flush makes files for
+     * {@link #MATERIALIZE_NANOS_PER_FLUSH}, a full flush for all of them, so it never leaves a unit the checkpoint
+     * may claim off the disk. A full flush ({@code leastPages == 0}) then asks the storage to force every written
+     * ConsumeQueue file at once (one {@code syncfs} instead of one {@code fdatasync} per file); the queue-by-queue
+     * pass then finds only what that did not cover.
      */
     @Override
     public void flush(int leastPages) {
-        // a queue that could not create its file fails again (and is reported) in its own flush below
         long begin = System.nanoTime();
         long heldBefore = pendingUnits.heldBytes();
-        materializeHeldUnits();
+        IOException first = materializeHeldUnits(leastPages == 0 ? Long.MAX_VALUE : MATERIALIZE_NANOS_PER_FLUSH);
         if (heldBefore > 0) {
             LOG.info("wrote {} units held in memory to new ConsumeQueue files in {} ms; {} units still held",
                     (heldBefore - pendingUnits.heldBytes()) / ConsumeQueueFormat.UNIT_SIZE,
@@ -245,7 +251,6 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
                 throw new UncheckedIOException("ConsumeQueue flush failed", e);
             }
         }
-        IOException first = null;
         for (ConcurrentMap<Integer, ConsumeQueue> byId : queues.values()) {
             for (ConsumeQueue queue : byId.values()) {
                 try {
@@ -263,17 +268,32 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
         }
     }
 
-    /** Writes every queue's units held in memory to its new file; the number of queues that could not. */
-    int materializeHeldUnits() {
-        int failed = 0;
+    /**
+     * Writes the units held in memory to new files, queue by queue, until {@code budgetNanos} have passed (at least
+     * one queue is tried); the first failure, or null.
+     */
+    private IOException materializeHeldUnits(long budgetNanos) {
+        long begin = System.nanoTime();
+        IOException first = null;
         for (ConcurrentMap<Integer, ConsumeQueue> byId : queues.values()) {
             for (ConsumeQueue queue : byId.values()) {
+                if (!queue.holdsUnitsInMemory()) {
+                    continue;
+                }
                 if (!queue.materialize()) {
-                    failed++;
+                    LOG.error("ConsumeQueue {}-{}: could not create its file for the units held in memory",
+                            queue.topic(), queue.queueId());
+                    if (first == null) {
+                        first = new IOException("ConsumeQueue " + queue.topic() + "-" + queue.queueId()
+                                + ": could not create its file for the units held in memory");
+                    }
+                }
+                if (System.nanoTime() - begin >= budgetNanos) {
+                    return first;
                 }
             }
         }
-        return failed;
+        return first;
     }
 
     /** Unit bytes new queues hold in memory now (for tests and stats). */

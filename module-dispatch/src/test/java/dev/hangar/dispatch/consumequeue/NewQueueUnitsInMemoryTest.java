@@ -96,11 +96,28 @@ class NewQueueUnitsInMemoryTest {
     }
 
     @Test
-    void anyFlushWritesTheHeldUnitsToTheQueuesNewFileInTheFileFormat() throws IOException {
+    void aRegularFlushWritesHeldUnitsWithinItsTimeBudgetAndAFullFlushWritesThemAll() {
+        for (int q = 0; q < 30; q++) {
+            dispatch("T" + q, 0, 0, 2);
+        }
+        long held = ((ConsumeQueueDispatcher) dispatcher).heldUnitBytes();
+
+        dispatcher.flush(2);
+        assertTrue(((ConsumeQueueDispatcher) dispatcher).heldUnitBytes() < held, "at least one queue got its file");
+
+        dispatcher.flush(0);
+        assertEquals(0, ((ConsumeQueueDispatcher) dispatcher).heldUnitBytes());
+        for (int q = 0; q < 30; q++) {
+            assertTrue(Files.exists(firstFile("T" + q, 0)), "T" + q);
+        }
+    }
+
+    @Test
+    void aFullFlushWritesTheHeldUnitsToTheQueuesNewFileInTheFileFormat() throws IOException {
         dispatch("Fresh", 0, 0, 7);
         dispatch("Other", 1, 0, 2);
 
-        dispatcher.flush(2);
+        dispatcher.flush(0);
 
         assertEquals(0, ((ConsumeQueueDispatcher) dispatcher).heldUnitBytes());
         List<long[]> onDisk = unitsOnDisk("Fresh", 0);
