@@ -23,6 +23,13 @@ import org.slf4j.LoggerFactory;
  * only while nothing dispatches (recovery). {@link #flush}, {@link #deleteExpired} and every read may run
  * concurrently with {@link #put}: the file queue allows one writer, one flusher and any readers, and a reader sees
  * only up to a file's read position, which the file advances after a unit's bytes are in place.
+ *
+ * <p>A queue created by dispatch (not loaded) first holds its units in memory ({@link PendingUnits}), readable at
+ * once; {@link #materialize()}, called by the flush side, creates its file and writes them. The checkpoint claims
+ * units only after a full flush, which materializes every queue before forcing, so a unit is never claimed while
+ * it is only in memory; a crash loses held units, and recovery re-dispatches them from the CommitLog. While units
+ * are held, every access to them takes this object's monitor; once the file exists {@link #pending} is null and
+ * nothing here locks.
  */
 final class ConsumeQueue {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumeQueue.class);
@@ -43,8 +50,19 @@ final class ConsumeQueue {
     private volatile long maxPhysicOffset = -1;
     /** Logical byte offset of the first unit still pointing into the commit log. */
     private volatile long minLogicOffset;
+    /** Units held until the file exists; null once it does (or for a loaded queue). Guarded by this monitor. */
+    private volatile PendingUnits pending;
 
+    /** A queue whose units go straight to its files (a queue loaded from disk). */
     ConsumeQueue(String topic, int queueId, MappedFileQueue files) {
+        this(topic, queueId, files, null);
+    }
+
+    /**
+     * @param pendingBudget where a new queue's first units are held until {@link #materialize()}; null writes every
+     *                      unit to the file at once
+     */
+    ConsumeQueue(String topic, int queueId, MappedFileQueue files, PendingUnits.Budget pendingBudget) {
         this.topic = topic;
         this.queueId = queueId;
         this.files = files;
@@ -54,6 +72,8 @@ final class ConsumeQueue {
                     + UNIT_SIZE + " bytes");
         }
         this.recovery = new ConsumeQueueRecovery(topic, queueId, files);
+        this.pending = pendingBudget != null && files.isEmpty() ? new PendingUnits(pendingBudget, fileSize / UNIT_SIZE)
+                : null;
     }
 
     String topic() {
@@ -109,6 +129,12 @@ final class ConsumeQueue {
      * re-dispatch); false when no file could be had or the append failed.
      */
     boolean put(long commitLogOffset, int size, long tagsCode, long queueOffset) {
+        if (pending != null) {
+            Held held = putInMemory(commitLogOffset, size, tagsCode, queueOffset);
+            if (held != Held.TO_FILE) {
+                return held == Held.HELD;
+            }
+        }
         if (commitLogOffset + size <= maxPhysicOffset) {
             LOG.debug("ConsumeQueue {}-{}: commit-log offset {} already dispatched", topic, queueId, commitLogOffset);
             return true;
@@ -138,6 +164,88 @@ final class ConsumeQueue {
         }
         maxPhysicOffset = commitLogOffset + size;
         return true;
+    }
+
+    /** What {@link #putInMemory} did with a unit. */
+    private enum Held { HELD, TO_FILE, FAILED }
+
+    /**
+     * Holds the unit in memory while the queue has no file; TO_FILE when it must go to the file (which now exists):
+     * the queue does not start at offset 0, or this queue or all queues hold as much as they may.
+     */
+    private synchronized Held putInMemory(long commitLogOffset, int size, long tagsCode, long queueOffset) {
+        PendingUnits held = pending;
+        if (held == null) {
+            return Held.TO_FILE;
+        }
+        if (commitLogOffset + size <= maxPhysicOffset) {
+            LOG.debug("ConsumeQueue {}-{}: commit-log offset {} already dispatched", topic, queueId, commitLogOffset);
+            return Held.HELD;
+        }
+        long current = held.units();
+        if (queueOffset < current) {
+            LOG.debug("ConsumeQueue {}-{}: queue offset {} already built", topic, queueId, queueOffset);
+            return Held.HELD;
+        }
+        if ((current == 0 && queueOffset != 0) || !held.hasRoom()) {
+            return materializeHeld() ? Held.TO_FILE : Held.FAILED;
+        }
+        if (queueOffset != current) {
+            LOG.warn("ConsumeQueue {}-{}: logic queue order may be wrong: expected queue offset {}, current {}",
+                    topic, queueId, queueOffset, current);
+        }
+        ConsumeQueueFormat.encode(unit, commitLogOffset, size, tagsCode);
+        held.add(unit);
+        maxPhysicOffset = commitLogOffset + size;
+        return Held.HELD;
+    }
+
+    /**
+     * Creates the file of a queue whose units are held in memory and writes them to it (one append); true when the
+     * queue has its file (or never held units). Called by the flush side before it forces, by the dispatch thread
+     * when a queue outgrows what it may hold, and before a truncation or shutdown.
+     */
+    boolean materialize() {
+        if (pending == null) {
+            return true;
+        }
+        synchronized (this) {
+            return materializeHeld();
+        }
+    }
+
+    private boolean materializeHeld() {
+        PendingUnits held = pending;
+        if (held == null) {
+            return true;
+        }
+        if (held.units() > 0) {
+            MappedFile file = files.getLastMappedFile(0, true);
+            if (file == null) {
+                LOG.warn("ConsumeQueue {}-{}: could not create its first file; {} units stay in memory", topic,
+                        queueId, held.units());
+                return false;
+            }
+            if (file.wrotePosition() == 0 && !file.appendBytes(held.bytes(), 0, held.length())) {
+                LOG.warn("ConsumeQueue {}-{}: could not write its first {} units to {}", topic, queueId,
+                        held.units(), file.fileName());
+                return false;
+            }
+        }
+        held.written();
+        pending = null;
+        return true;
+    }
+
+    /** True while units are held in memory (for tests). */
+    boolean holdsUnitsInMemory() {
+        PendingUnits held = pending;
+        if (held == null) {
+            return false;
+        }
+        synchronized (this) {
+            return pending != null && pending.units() > 0;
+        }
     }
 
     /** The first unit of a queue that does not start at 0: blank units up to it (RocketMQ's fillPreBlank). */
@@ -173,6 +281,13 @@ final class ConsumeQueue {
 
     /** One past the last unit. */
     long maxOffset() {
+        if (pending != null) {
+            synchronized (this) {
+                if (pending != null) {
+                    return pending.units();
+                }
+            }
+        }
         return files.isEmpty() ? 0 : ConsumeQueueFormat.queueOffset(files.getMaxOffset());
     }
 
@@ -184,6 +299,13 @@ final class ConsumeQueue {
     List<CqUnit> read(long queueOffset, int max) {
         if (queueOffset < 0 || max <= 0) {
             return List.of();
+        }
+        if (pending != null) {
+            synchronized (this) {
+                if (pending != null) {
+                    return pending.read(queueOffset, max);
+                }
+            }
         }
         long logical = ConsumeQueueFormat.logicalOffset(queueOffset);
         if (logical < minLogicOffset) {
@@ -221,6 +343,10 @@ final class ConsumeQueue {
      * {@link ConsumeQueueRecovery#truncate}), and lowers the min offset to the cut.
      */
     void truncate(long phyOffset) {
+        if (!materialize()) {
+            throw new IllegalStateException("ConsumeQueue " + topic + "-" + queueId + ": cannot truncate, its units "
+                    + "held in memory could not be written to a file");
+        }
         ConsumeQueueRecovery.Truncation truncation = recovery.truncate(phyOffset);
         maxPhysicOffset = truncation.maxPhysicOffset();
         long cut = truncation.cut();
@@ -241,8 +367,15 @@ final class ConsumeQueue {
         return deleted;
     }
 
-    /** Forces dirty units; with {@code leastPages == 0} every file up to the written end. */
+    /**
+     * Forces dirty units; with {@code leastPages == 0} every file up to the written end, after writing units held
+     * in memory to the new file (a regular flush leaves them to the dispatcher's time-bounded pass).
+     */
     void flush(int leastPages) throws IOException {
+        if (leastPages == 0 && !materialize()) {
+            throw new IOException("ConsumeQueue " + topic + "-" + queueId + ": could not create its file for the "
+                    + "units held in memory");
+        }
         if (leastPages > 0) {
             files.flush(leastPages);
             return;
@@ -254,6 +387,10 @@ final class ConsumeQueue {
     }
 
     void shutdown(long intervalForcibly) {
+        if (!materialize()) {
+            LOG.error("ConsumeQueue {}-{}: units held in memory are lost at shutdown; they are re-dispatched from the "
+                    + "CommitLog only after an unclean exit", topic, queueId);
+        }
         files.shutdown(intervalForcibly);
     }
 }

@@ -39,6 +39,18 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     /** Attempts at one unit before giving up (RocketMQ tries 30 times a second apart; the reput thread waits). */
     static final int WRITE_ATTEMPTS = 5;
     private static final long RETRY_PAUSE_MS = 200;
+    /**
+     * Unit bytes all new queues together hold in memory before their files exist (see {@link PendingUnits}): 16 MiB
+     * is 800 000 units, four times the units of a 200 000-message run across 100 000 queues.
+     */
+    static final long PENDING_UNIT_BYTES = 16L << 20;
+    /**
+     * Time a regular (not full) flush spends creating files for held units, of its 1 s interval: file creation
+     * competes with dispatch for the file system and the two cores (100 000 new queues: readable after 26 s with
+     * no file made during the run, 59-136 s with every flush making all it could; docs/PERFORMANCE.md). A full
+     * flush makes them all.
+     */
+    static final long MATERIALIZE_NANOS_PER_FLUSH = 100_000_000L;
 
     private final Path root;
     private final int fileSize;
@@ -47,6 +59,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     private final CommitLogLookup commitLog;
     private final long destroyIntervalForcibly;
     private final ConcurrentMap<String, ConcurrentMap<Integer, ConsumeQueue>> queues = new ConcurrentHashMap<>();
+    private final PendingUnits.Budget pendingUnits;
 
     public ConsumeQueueDispatcher(DispatcherContext context) {
         this.root = context.storeRoot().resolve("consumequeue");
@@ -55,6 +68,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
         this.checkpoint = context.checkpoint();
         this.commitLog = context.commitLog();
         this.destroyIntervalForcibly = context.config().get(StoreConfigKeys.DESTROY_MAPPED_FILE_INTERVAL_FORCIBLY);
+        this.pendingUnits = new PendingUnits.Budget(PENDING_UNIT_BYTES);
     }
 
     /** Opens every {@code <topic>/<queueId>} directory, recovers each queue and corrects its min offset. */
@@ -82,7 +96,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
                 if (queueId == null) {
                     continue;
                 }
-                ConsumeQueue queue = newQueue(topic, queueId);
+                ConsumeQueue queue = newQueue(topic, queueId, null);
                 if (!queue.load()) {
                     throw new IllegalStateException("cannot load ConsumeQueue " + queueDir + ": a file's length is not "
                             + "mappedFileSizeConsumeQueue (" + fileSize + " bytes); fix the setting or the files");
@@ -118,9 +132,11 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
         return null;
     }
 
-    private ConsumeQueue newQueue(String topic, int queueId) {
+    /** @param pendingBudget non-null for a queue new to the store: its first units wait in memory for its file */
+    private ConsumeQueue newQueue(String topic, int queueId, PendingUnits.Budget pendingBudget) {
         Path dir = root.resolve(topic).resolve(Integer.toString(queueId));
-        return new ConsumeQueue(topic, queueId, storage.openQueue(dir, fileSize, QueueRole.CONSUME_QUEUE));
+        return new ConsumeQueue(topic, queueId, storage.openQueue(dir, fileSize, QueueRole.CONSUME_QUEUE),
+                pendingBudget);
     }
 
     /**
@@ -176,7 +192,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
             throw new IllegalArgumentException("negative queue id " + queueId + " for topic " + topic);
         }
         return queues.computeIfAbsent(topic, t -> new ConcurrentHashMap<>())
-                .computeIfAbsent(queueId, id -> newQueue(topic, id));
+                .computeIfAbsent(queueId, id -> newQueue(topic, id, pendingUnits));
     }
 
     /** A topic names a directory: refuse anything that would leave {@code consumequeue/}. */
@@ -210,13 +226,26 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     }
 
     /**
-     * Flushes every queue; a failing queue does not stop the others, the first failure is thrown at the end. A full
-     * flush ({@code leastPages == 0}) first asks the storage to force every written ConsumeQueue file at once (one
-     * {@code syncfs} instead of one {@code fdatasync} per file); the queue-by-queue pass then finds only what that
-     * did not cover.
+     * Flushes every queue; a failing queue does not stop the others, the first failure is thrown at the end. First
+     * new queues whose units are held in memory get their files: a regular flush makes files for
+     * {@link #MATERIALIZE_NANOS_PER_FLUSH}, a full flush for all of them, so it never leaves a unit the checkpoint
+     * may claim off the disk. A full flush ({@code leastPages == 0}) then asks the storage to force every written
+     * ConsumeQueue file at once (one {@code syncfs} instead of one {@code fdatasync} per file); the queue-by-queue
+     * pass then finds only what that did not cover.
      */
     @Override
     public void flush(int leastPages) {
+        long begin = System.nanoTime();
+        long heldBefore = pendingUnits.heldBytes();
+        // nothing held: no pass over every queue (flushes may run every 10 ms; each pass allocates its iterators).
+        // A full flush still writes any unit held after this read: each queue's own flush(0) below materializes.
+        IOException first = heldBefore == 0 ? null
+                : materializeHeldUnits(leastPages == 0 ? Long.MAX_VALUE : MATERIALIZE_NANOS_PER_FLUSH);
+        if (heldBefore > 0) {
+            LOG.info("wrote {} units held in memory to new ConsumeQueue files in {} ms; {} units still held",
+                    (heldBefore - pendingUnits.heldBytes()) / ConsumeQueueFormat.UNIT_SIZE,
+                    (System.nanoTime() - begin) / 1_000_000, pendingUnits.heldBytes() / ConsumeQueueFormat.UNIT_SIZE);
+        }
         if (leastPages == 0) {
             try {
                 storage.forceWrittenFiles(QueueRole.CONSUME_QUEUE);
@@ -225,7 +254,6 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
                 throw new UncheckedIOException("ConsumeQueue flush failed", e);
             }
         }
-        IOException first = null;
         for (ConcurrentMap<Integer, ConsumeQueue> byId : queues.values()) {
             for (ConsumeQueue queue : byId.values()) {
                 try {
@@ -239,8 +267,41 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
             }
         }
         if (first != null) {
-            throw new UncheckedIOException("ConsumeQueue flush failed", first);
+            throw new UncheckedIOException("ConsumeQueue flush failed: " + first.getMessage(), first);
         }
+    }
+
+    /**
+     * Writes the units held in memory to new files, queue by queue, until {@code budgetNanos} have passed (at least
+     * one queue is tried); the first failure, or null.
+     */
+    private IOException materializeHeldUnits(long budgetNanos) {
+        long begin = System.nanoTime();
+        IOException first = null;
+        for (ConcurrentMap<Integer, ConsumeQueue> byId : queues.values()) {
+            for (ConsumeQueue queue : byId.values()) {
+                if (!queue.holdsUnitsInMemory()) {
+                    continue;
+                }
+                if (!queue.materialize()) {
+                    LOG.error("ConsumeQueue {}-{}: could not create its file for the units held in memory",
+                            queue.topic(), queue.queueId());
+                    if (first == null) {
+                        first = new IOException("ConsumeQueue " + queue.topic() + "-" + queue.queueId()
+                                + ": could not create its file for the units held in memory");
+                    }
+                }
+                if (System.nanoTime() - begin >= budgetNanos) {
+                    return first;
+                }
+            }
+        }
+        return first;
+    }
+
+    /** Unit bytes new queues hold in memory now (for tests and stats). */
+    long heldUnitBytes() {
+        return pendingUnits.heldBytes();
     }
 
     @Override

@@ -343,11 +343,21 @@ class ConsumeQueueDispatcherTest {
         // a plain file where the topic directory should be: no ConsumeQueue file can be created
         Files.createDirectories(root.resolve("consumequeue"));
         Files.writeString(root.resolve("consumequeue").resolve("Blocked"), "not a directory");
+        // a new queue holds its first units in memory (at most a file's worth): those dispatches succeed ...
+        for (int i = 0; i < UNITS_PER_FILE; i++) {
+            dispatcher.dispatch(fixture.message("Blocked", 0, i, phy(i), MSG_SIZE, BASE_TIME + i));
+        }
+        assertEquals(UNITS_PER_FILE, view.maxOffset("Blocked", 0));
+        // ... but the flush that must create the file fails, so the flush service writes no checkpoint over them
+        assertThrows(java.io.UncheckedIOException.class, () -> dispatcher.flush(0));
+        assertThrows(java.io.UncheckedIOException.class, () -> dispatcher.flush(2));
 
-        IllegalStateException error = assertThrows(IllegalStateException.class,
-                () -> dispatcher.dispatch(fixture.message("Blocked", 0, 0, 0, MSG_SIZE, BASE_TIME)));
+        // the next unit must go to the file: it fails after the retries
+        IllegalStateException error = assertThrows(IllegalStateException.class, () -> dispatcher.dispatch(
+                fixture.message("Blocked", 0, UNITS_PER_FILE, phy(UNITS_PER_FILE), MSG_SIZE, BASE_TIME + 99)));
         assertTrue(error.getMessage().contains(ConsumeQueueDispatcher.WRITE_ATTEMPTS + " attempts"), error.getMessage());
-        assertEquals(0, fixture.checkpoint.logicsMsgTimestamp());
+        assertEquals(BASE_TIME + UNITS_PER_FILE - 1, fixture.checkpoint.logicsMsgTimestamp(),
+                "the failed unit is not stamped");
         dispatchMessages(TOPIC, 0, 0, 1);
         assertEquals(1, view.maxOffset(TOPIC, 0), "other queues keep working");
     }

@@ -208,12 +208,24 @@ public final class DispatcherChain implements AutoCloseable {
         }
     }
 
+    /**
+     * Flushes every dispatcher. A built-in whose flush fails raises its write-error flag, as a failed dispatch does:
+     * what it built may not be on disk (the ConsumeQueue dispatcher writes a new queue's units, held in memory, in
+     * its flush), so puts are refused, the abort file stays, and the next start re-dispatches from the checkpoint.
+     */
     public void flush(int leastPages) {
         for (Entry e : entries) {
-            guarded(e, () -> {
-                e.dispatcher.flush(leastPages);
-                return 0L;
-            }, 0L);
+            try {
+                guarded(e, () -> {
+                    e.dispatcher.flush(leastPages);
+                    return 0L;
+                }, 0L);
+            } catch (RuntimeException ex) {
+                int flag = e.dispatcher.view(KeyIndexView.class).isPresent() ? RunningFlags.WRITE_INDEX_FILE_ERROR
+                        : RunningFlags.WRITE_LOGICS_QUEUE_ERROR;
+                flags.set(flag, "dispatcher " + e.name + " failed to flush: " + ex);
+                throw ex;
+            }
         }
     }
 

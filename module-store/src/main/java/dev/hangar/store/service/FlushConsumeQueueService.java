@@ -67,7 +67,11 @@ public final class FlushConsumeQueueService implements Runnable {
         }
     }
 
-    /** Stops the thread and flushes everything, checkpoint included. */
+    /**
+     * Stops the thread and flushes everything, checkpoint included. A failing flush writes no checkpoint and is
+     * logged, not thrown: the dispatchers raised their write-error flag, so the store closes on and keeps its
+     * abort file (the next start recovers from the last checkpoint).
+     */
     public void shutdown() {
         stopped = true;
         if (thread != null) {
@@ -78,6 +82,10 @@ public final class FlushConsumeQueueService implements Runnable {
                 Thread.currentThread().interrupt();
             }
         }
-        flushOnce(0, true);
+        try {
+            flushOnce(0, true);
+        } catch (RuntimeException e) {
+            LOG.error("the last flush of the consume queues failed; no checkpoint written", e);
+        }
     }
 }
