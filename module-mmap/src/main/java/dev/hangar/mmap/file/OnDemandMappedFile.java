@@ -67,6 +67,12 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
         this.unforcedFiles = unforcedFiles;
     }
 
+    /** None: an idle file is unmapped and mapped again elsewhere, so a kept view would outlive its mapping. */
+    @Override
+    public java.nio.ByteBuffer wholeFileReadView() {
+        return null;
+    }
+
     /** Takes a reference, mapping the file first when it is parked; false when shut down or it cannot be mapped. */
     @Override
     public boolean hold() {
