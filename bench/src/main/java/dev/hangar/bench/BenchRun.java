@@ -42,11 +42,15 @@ public final class BenchRun {
         Path dir = Files.createTempDirectory(baseDir, "hangar-bench-" + engineName + "-");
         try {
             BenchEngine engine = factory.open(dir, w);
+            RunResult r;
             try {
-                return measure(engine, w, round, dir);
+                r = measure(engine, w, round, dir);
             } finally {
                 engine.close();
             }
+            // disk as the closed store leaves it: every file has landed (Hangar makes a new queue's ConsumeQueue
+            // file on its flush side, possibly after the queue is readable), so no engine is measured mid-way
+            return r.withDisk(DiskUsage.of(dir), diskOfCommitLog(dir));
         } finally {
             if (w.topics() > 1) {
                 // thousands of queue directories take minutes to unlink on a busy disk: not between two runs
@@ -146,8 +150,7 @@ public final class BenchRun {
         long readable = System.nanoTime();
         long storeThreadBytes = storeThreads.allocatedSinceStart();
         long diskBytes = DiskUsage.of(dir);
-        Path commitLogDir = dir.resolve("commitlog");
-        long commitLogDisk = Files.isDirectory(commitLogDir) ? DiskUsage.of(commitLogDir) : -1;
+        long commitLogDisk = diskOfCommitLog(dir);
         long commitLogWritten = engine.commitLogWrittenBytes();
         putters.clear();
 
@@ -174,6 +177,11 @@ public final class BenchRun {
                 r.dispatchNanos() / 1_000_000, Math.round(r.allocPerMessage()), Math.round(r.allocAllThreadsPerMessage()),
                 diskBytes >> 20, r.failures());
         return r;
+    }
+
+    private static long diskOfCommitLog(Path dir) throws IOException {
+        Path commitLogDir = dir.resolve("commitlog");
+        return Files.isDirectory(commitLogDir) ? DiskUsage.of(commitLogDir) : -1;
     }
 
     /** A put in flight: when it was called and its answer. */

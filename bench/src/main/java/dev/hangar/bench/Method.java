@@ -51,8 +51,9 @@ final class Method {
               pre-encoded, as its broker hands them over from the network. A second figure adds every other
               thread of the process (dispatch, flush, group commit, file allocation, …) from the first put
               until readable (`getThreadAllocatedBytes` over all threads but the bench's own).
-            - Disk: the store directory's blocks (`du`, so reserved and sparse files count as they are) when
-              every message is readable. The 8 000-queue disk target counts the CommitLog by the bytes written
+            - Disk: the store directory's blocks (`du`, so reserved and sparse files count as they are) once
+              the store is closed, so every file it makes has landed (Hangar creates a new queue's ConsumeQueue
+              file on its flush side, possibly after the queue is readable). The 8 000-queue disk target counts the CommitLog by the bytes written
               to it (it is reserved or pre-faulted a whole 256 MiB file at a time on purpose) and compares with
               the data written: CommitLog bytes + 20 B per message for its ConsumeQueue unit and 20 B for its
               index entry. Directories count too: the RocketMQ layout has one per topic and one per queue, a

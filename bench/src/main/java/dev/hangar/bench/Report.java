@@ -60,7 +60,7 @@ public final class Report implements Targets.Medians {
             new Figure("dispatch after last put (ms)", r -> r.dispatchNanos() / 1e6, "%,.1f"),
             new Figure("allocated per message, put caller (B)", RunResult::allocPerMessage, "%,.0f"),
             new Figure("allocated per message, all store threads (B)", RunResult::allocAllThreadsPerMessage, "%,.0f"),
-            new Figure("disk used when readable (MiB)", r -> r.diskBytes() / 1048576.0, "%,.1f"),
+            new Figure("disk used once closed (MiB)", r -> r.diskBytes() / 1048576.0, "%,.1f"),
             new Figure("CommitLog files (256 MiB) entered", r -> r.commitLogWrittenBytes() < 0 ? Double.NaN
                     : Math.ceil(r.commitLogWrittenBytes() / (double) BenchMain.COMMIT_LOG_FILE_SIZE), "%,.0f"),
             new Figure("heap used after GC (MiB)", r -> r.heapUsed() / 1048576.0, "%,.1f"),

@@ -10,7 +10,7 @@ package dev.hangar.bench;
  * @param allocPerMessage bytes the writer threads allocated inside the store's put calls, per message
  * @param allocAllThreadsPerMessage the same plus every other thread of the process but the bench's own (the
  *                       store's dispatch, flush, group-commit, allocation threads), from the start until readable
- * @param diskBytes      blocks the store directory takes on disk when readable ({@code du}, not file lengths)
+ * @param diskBytes      blocks the store directory takes on disk once the store closed ({@code du}, not file lengths)
  * @param commitLogDiskBytes blocks of the store's {@code commitlog/} directory ({@code du}); -1 when it has none
  * @param commitLogWrittenBytes bytes appended to the CommitLog (its max physical offset); -1 when it has none
  * @param heapUsed       heap in use after a full GC with the store still open
@@ -25,6 +25,14 @@ public record RunResult(String engine, String workload, int round, int messages,
 
     /** A put call longer than this is a stall (issue 13: no put may stall more than 20 ms). */
     public static final long STALL_NANOS = 20_000_000L;
+
+    /** The same result with the disk figures measured again (after the store closed). */
+    public RunResult withDisk(long newDiskBytes, long newCommitLogDiskBytes) {
+        return new RunResult(engine, workload, round, messages, messageSize, elapsedNanos, putNanos, dispatchNanos,
+                p50Nanos, p99Nanos, p999Nanos, p9999Nanos, maxNanos, putsOver20ms, allocPerMessage,
+                allocAllThreadsPerMessage, newDiskBytes, newCommitLogDiskBytes, commitLogWrittenBytes, heapUsed,
+                failures, error);
+    }
 
     /** A run that threw: recorded so the report says so, and the rest of the benchmark goes on. */
     public static RunResult failed(String engine, String workload, int round, int messages, int messageSize,
