@@ -253,10 +253,12 @@ final class IndexFile {
         writerEndTimestamp = storeTimestamp;
         // the header stays current in the mapping after every key (as RocketMQ keeps it), so a process killed in
         // the middle of a batch leaves a header that matches the entries; these are plain stores into one cache
-        // line, unlike the volatile fields, which wait for the end of the batch
-        buffer.putInt(INDEX_COUNT_OFFSET, index + 1);
+        // line, unlike the volatile fields, which wait for the end of the batch. The end comes before the count:
+        // killed between the two, the new entry is not counted yet, instead of counted past the header's end
         buffer.putLong(END_PHY_OFFSET_OFFSET, phyOffset);
         buffer.putLong(END_TIMESTAMP_OFFSET, storeTimestamp);
+        java.lang.invoke.VarHandle.storeStoreFence(); // keeps the JIT from moving the count before the end
+        buffer.putInt(INDEX_COUNT_OFFSET, index + 1);
         batchKeys++;
         return true;
     }
