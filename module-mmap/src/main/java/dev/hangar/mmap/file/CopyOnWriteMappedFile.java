@@ -3,6 +3,7 @@ package dev.hangar.mmap.file;
 import dev.hangar.mmap.nativeio.LibC;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -31,8 +32,12 @@ import org.slf4j.LoggerFactory;
  */
 public class CopyOnWriteMappedFile extends DefaultMappedFile {
     private static final Logger LOG = LoggerFactory.getLogger(CopyOnWriteMappedFile.class);
-    /** Pages dropped after a commit are whole 4 KiB pages (madvise needs page-aligned ranges). */
-    static final int PAGE = 4096;
+    /**
+     * The kernel's page size, or -1 when it could not be read (then nothing is given back). It must be the real
+     * one: {@code madvise} rounds the length up to whole pages, so a wrong (smaller) size would drop a page that
+     * still holds uncommitted bytes, and lose them.
+     */
+    static final int PAGE = kernelPageSize();
 
     private final NativeMemory nativeMemory;
     private volatile MappedByteBuffer privateMapping;
@@ -58,6 +63,19 @@ public class CopyOnWriteMappedFile extends DefaultMappedFile {
         this.privateMapping = mapping;
         this.writerView = mapping.duplicate();
         this.committerView = mapping.duplicate();
+    }
+
+    private static int kernelPageSize() {
+        try {
+            Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
+            Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
+            theUnsafe.setAccessible(true);
+            return (Integer) unsafeClass.getMethod("pageSize").invoke(theUnsafe.get(null));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.warn("the kernel page size is unknown ({}): write-window files keep the private copies of committed "
+                    + "pages until they are unmapped", e.toString());
+            return -1;
+        }
     }
 
     @Override
@@ -130,6 +148,9 @@ public class CopyOnWriteMappedFile extends DefaultMappedFile {
      * When the call fails (no native library) the copies stay until the file is unmapped: memory, not data, is lost.
      */
     private void dropCommittedPages(int committed) {
+        if (PAGE <= 0) {
+            return;
+        }
         int upTo = committed - committed % PAGE;
         if (upTo <= droppedUpTo) {
             return;

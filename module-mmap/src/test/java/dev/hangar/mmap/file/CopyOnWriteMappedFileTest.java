@@ -71,6 +71,7 @@ class CopyOnWriteMappedFileTest {
     void committedPagesAreGivenBackAndTheWriterStillSeesTheirBytes() throws IOException {
         NativeMemory nativeMemory = NativeMemory.system();
         assumeTrue(nativeMemory.isAvailable(), "needs madvise through JNA");
+        assertTrue(PAGE > 0, "the kernel page size was read");
         CopyOnWriteMappedFile file = open(nativeMemory);
         byte[] first = pattern(3 * PAGE + 10, 2);
         byte[] second = pattern(PAGE, 3);
