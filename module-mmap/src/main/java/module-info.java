@@ -1,6 +1,6 @@
 /**
- * Mapped files: the {@code mmap} and {@code transient-pool} variants, the MappedFileQueue they share,
- * pre-allocation, the write-buffer pool and the JNA calls into libc.
+ * Mapped files: the {@code mmap}, {@code transient-pool} and {@code write-window} variants, the
+ * MappedFileQueue they share, pre-allocation, the write-buffer pool and the JNA calls into libc.
  *
  * <p>Exports only {@link dev.hangar.mmap.MappedMemoryStats}; everything else is reached through the
  * {@code dev.hangar.spi.mapped} interfaces the providers build.
@@ -22,5 +22,6 @@ module dev.hangar.mmap {
 
     provides dev.hangar.spi.mapped.MappedStorageProvider with
             dev.hangar.mmap.provider.MmapStorageProvider,
-            dev.hangar.mmap.provider.TransientPoolStorageProvider;
+            dev.hangar.mmap.provider.TransientPoolStorageProvider,
+            dev.hangar.mmap.provider.WriteWindowStorageProvider;
 }

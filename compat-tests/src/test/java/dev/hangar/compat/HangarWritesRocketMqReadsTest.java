@@ -41,6 +41,12 @@ class HangarWritesRocketMqReadsTest {
                 "mappedFile", "transient-pool", "transientStorePoolSize", "3");
     }
 
+    @Test
+    void rocketMqReadsEverythingHangarWroteThroughItsWriteWindowWithSyncFlush() throws Exception {
+        roundTrip(Datasets.mixed("hangar-write-window", "W", 200, StoreGeometry.IPV4_STORE_HOST),
+                "mappedFile", "write-window", "flushDiskType", "SYNC_FLUSH");
+    }
+
     private void roundTrip(Dataset ds, String... hangarConfig) throws Exception {
         Findings findings = new Findings();
         List<CommitLogFiles.Entry> records;

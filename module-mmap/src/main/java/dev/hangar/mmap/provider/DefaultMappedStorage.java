@@ -6,6 +6,7 @@ import dev.hangar.mmap.file.DefaultMappedFile;
 import dev.hangar.mmap.file.MappedFileFactory;
 import dev.hangar.mmap.file.MappingBudget;
 import dev.hangar.mmap.file.OnDemandMappedFile;
+import dev.hangar.mmap.file.CopyOnWriteMappedFile;
 import dev.hangar.mmap.file.PooledMappedFile;
 import dev.hangar.mmap.file.UnforcedFiles;
 import dev.hangar.mmap.nativeio.NativeMemory;
@@ -25,8 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Both built-in variants: every queue writes into its mapping, except that with a write-buffer pool the
- * CommitLog queues write into pooled buffers that are committed to the file channel. CommitLog queues get their
+ * The three built-in variants: every queue writes into its mapping, except that with a write-buffer pool the
+ * CommitLog queues write into pooled buffers that are committed to the file channel, and with
+ * {@code write-window} into a private mapping of the file that is committed the same way. CommitLog queues get their
  * files from the allocation service (created ahead, blocks reserved); with {@code warmMapedFileEnable} the
  * {@code mmap} variant also runs a {@link CommitLogPretoucher} that faults in the pages ahead of the writer.
  * Other roles create files on demand. ConsumeQueue files are sparse and mapped only while a
@@ -43,6 +45,8 @@ public final class DefaultMappedStorage implements MappedStorage {
     private final String variant;
     private final NativeMemory nativeMemory;
     private final TransientStorePool pool;
+    /** CommitLog appends are readable only once committed (transient-pool, write-window). */
+    private final boolean writesThroughBuffer;
     private final AllocateMappedFileService allocator;
     /** Sleep of the pretoucher when it is far enough ahead: 100 us is 20 pages at 200 MB/s of appends. */
     private static final long PRETOUCH_IDLE_PARK_NANOS = 100_000;
@@ -56,13 +60,33 @@ public final class DefaultMappedStorage implements MappedStorage {
     private boolean started;
     private boolean shutDown;
 
+    /** How CommitLog appends reach the file: one value per variant. */
+    public enum CommitLogWrites {
+        /** {@code mmap}: into the shared mapping. */
+        THROUGH_MAPPING,
+        /** {@code transient-pool}: into a pooled file-sized buffer, committed with {@code pwrite}. */
+        POOLED_BUFFER,
+        /** {@code write-window}: into a private mapping, committed with {@code pwrite}, pages given back. */
+        PRIVATE_MAPPING
+    }
+
     /**
      * @param usePool true for {@code transient-pool}: CommitLog files write into buffers from a pool of
      *                {@code transientStorePoolSize} buffers of {@code mappedFileSizeCommitLog} bytes
      */
     public DefaultMappedStorage(StoreConfig config, boolean usePool, NativeMemory nativeMemory) {
+        this(config, usePool ? CommitLogWrites.POOLED_BUFFER : CommitLogWrites.THROUGH_MAPPING, nativeMemory);
+    }
+
+    public DefaultMappedStorage(StoreConfig config, CommitLogWrites writes, NativeMemory nativeMemory) {
         Objects.requireNonNull(config, "config");
-        this.variant = usePool ? TransientPoolStorageProvider.NAME : MmapStorageProvider.NAME;
+        Objects.requireNonNull(writes, "writes");
+        boolean usePool = writes == CommitLogWrites.POOLED_BUFFER;
+        this.variant = switch (writes) {
+            case THROUGH_MAPPING -> MmapStorageProvider.NAME;
+            case POOLED_BUFFER -> TransientPoolStorageProvider.NAME;
+            case PRIVATE_MAPPING -> WriteWindowStorageProvider.NAME;
+        };
         this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
         this.plainFiles = (dir, offset, size) -> new DefaultMappedFile(dir, offset, size, this.nativeMemory);
         this.consumeQueueMappings = new MappingBudget(
@@ -75,6 +99,10 @@ public final class DefaultMappedStorage implements MappedStorage {
                     config.commitLogFileSize(), nativeMemory);
             this.commitLogFiles = (dir, offset, size) -> new PooledMappedFile(dir, offset, size, pool,
                     this.nativeMemory);
+        } else if (writes == CommitLogWrites.PRIVATE_MAPPING) {
+            this.pool = null;
+            this.commitLogFiles = (dir, offset, size) -> new CopyOnWriteMappedFile(dir, offset, size,
+                    this.nativeMemory);
         } else {
             this.pool = null;
             this.commitLogFiles = plainFiles;
@@ -84,7 +112,9 @@ public final class DefaultMappedStorage implements MappedStorage {
                 false, 0, AllocateMappedFileService.DEFAULT_WAIT_MILLIS);
         // warmMapedFileEnable selects the pretoucher rather than warming whole files: see CommitLogPretoucher.
         // The transient-pool variant writes into pooled buffers, touched when the pool is built.
-        this.pretoucher = config.get(StoreConfigKeys.WARM_MAPPED_FILE_ENABLE) && !usePool
+        // The write-window variant writes into a private mapping: touching the shared one ahead would not help it.
+        this.writesThroughBuffer = writes != CommitLogWrites.THROUGH_MAPPING;
+        this.pretoucher = config.get(StoreConfigKeys.WARM_MAPPED_FILE_ENABLE) && !writesThroughBuffer
                 ? new CommitLogPretoucher(nativeMemory, config.get(StoreConfigKeys.PRETOUCH_AHEAD_BYTES),
                         PRETOUCH_IDLE_PARK_NANOS)
                 : null;
@@ -149,7 +179,7 @@ public final class DefaultMappedStorage implements MappedStorage {
 
     @Override
     public boolean usesWriteBuffer() {
-        return pool != null;
+        return writesThroughBuffer;
     }
 
     @Override

@@ -51,6 +51,8 @@ class MappedStorageProvidersTest {
         Map<String, MappedStorageProvider> found = providers();
         assertInstanceOf(MmapStorageProvider.class, found.get("mmap"));
         assertInstanceOf(TransientPoolStorageProvider.class, found.get("transient-pool"));
+        assertInstanceOf(WriteWindowStorageProvider.class, found.get("write-window"));
+        assertTrue(found.get("write-window").needsCommitService());
         assertFalse(found.get("mmap").description().isEmpty());
     }
 

@@ -37,7 +37,7 @@ public final class StoreConfigKeys {
     public static final ConfigKey<String> PUT_MESSAGE_LOCK = add(stringKey("putMessageLock", "reentrant",
             s -> !s.isEmpty(), "a PutMessageLock provider name (see `plugins`)", "Lock held around the append"));
     public static final ConfigKey<String> MAPPED_FILE = add(stringKey("mappedFile", "mmap", s -> !s.isEmpty(),
-            "a MappedStorage provider name (see `plugins`)", "Mapped-file variant of the CommitLog: mmap or transient-pool"));
+            "a MappedStorage provider name (see `plugins`)", "Mapped-file variant of the CommitLog: mmap, transient-pool or write-window"));
     public static final ConfigKey<String> FLUSH_DISK_TYPE = add(choiceKey("flushDiskType", "ASYNC_FLUSH",
             List.of("ASYNC_FLUSH", "SYNC_FLUSH"), "ASYNC_FLUSH acknowledges before fsync; SYNC_FLUSH after"));
     public static final ConfigKey<String> FLUSH_SERVICE = add(stringKey("flushService", "", s -> true,

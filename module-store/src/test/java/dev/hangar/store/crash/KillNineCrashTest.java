@@ -87,6 +87,39 @@ class KillNineCrashTest {
                 + "commit lost to kill -9");
     }
 
+    /**
+     * SYNC_FLUSH over the write window: the private mapping dies with the process like the pool's buffers, so
+     * only what was committed and forced may be acknowledged.
+     */
+    @Test
+    void everyAcknowledgedSyncFlushPutOverTheWriteWindowSurvivesKillNine() throws Exception {
+        Random random = new Random(11);
+        List<Ack> allAcks = new ArrayList<>();
+        for (int round = 0; round < ROUNDS; round++) {
+            List<Ack> acks = runAndKill("SYNC_FLUSH", 200 + random.nextInt(800), WRITE_WINDOW);
+            assertTrue(acks.size() > 0, "round " + round + ": the child acknowledged something before the kill");
+            allAcks.addAll(acks);
+            verify(allAcks, round);
+        }
+    }
+
+    /** The negative control over the write window: acknowledging before the commit loses puts to kill -9. */
+    @Test
+    void theKillCatchesAnAcknowledgementBeforeTheWriteWindowWasCommitted() throws Exception {
+        List<Ack> acks = runAndKill("SYNC_FLUSH", 300, WRITE_WINDOW,
+                "flushService=" + AcknowledgeWithoutForceFlushProvider.NAME);
+        assertTrue(acks.size() > 0, "the child acknowledged something before the kill");
+        long gone;
+        try (DefaultMessageStore store = new DefaultMessageStore(config())) {
+            store.start();
+            gone = acks.stream().filter(a -> store.lookMessageByOffset(a.offset()) == null).count();
+        }
+        assertTrue(gone > 0, "the harness did not see any of " + acks.size() + " puts acknowledged before their "
+                + "commit from the write window lost to kill -9");
+    }
+
+    private static final String WRITE_WINDOW = "mappedFile=write-window";
+
     private static final String[] WRITE_BUFFER = {"mappedFile=transient-pool", "transientStorePoolSize=4"};
 
     private List<Ack> runAndKill(String flushDiskType, long killAfterMillis, String... settings) throws Exception {

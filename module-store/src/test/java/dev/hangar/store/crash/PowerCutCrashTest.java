@@ -76,6 +76,39 @@ class PowerCutCrashTest {
         System.out.println(totals.summary("SYNC_FLUSH transient-pool committed without force, negative control"));
     }
 
+    /**
+     * SYNC_FLUSH over the write window (a private mapping committed with pwrite, committed pages given back): the
+     * same promise as over the pool's buffers.
+     */
+    @Test
+    void syncFlushOverTheWriteWindowLosesNoAcknowledgedPutInAPowerCut() throws Exception {
+        Totals totals = rounds("SYNC_FLUSH write-window", ROUNDS, new String[] {"flushDiskType", "SYNC_FLUSH",
+                "mappedFile", "write-window"}, (round, o) -> {
+            assertTrue(o.problems().isEmpty(), round + ": " + o.problems());
+            assertEquals(0, o.lost(), round + ": acknowledged SYNC_FLUSH puts over the write window lost in a power cut");
+        });
+        System.out.println(totals.summary("SYNC_FLUSH write-window"));
+    }
+
+    /** ASYNC_FLUSH over the write window: no torn record, whatever was committed and forced survives. */
+    @Test
+    void asyncFlushOverTheWriteWindowReturnsNoTornRecord() throws Exception {
+        Totals totals = rounds("ASYNC_FLUSH write-window", ROUNDS / 2 + 1, new String[] {"flushDiskType",
+                "ASYNC_FLUSH", "mappedFile", "write-window"}, (round, o) ->
+                assertTrue(o.problems().isEmpty(), round + ": " + o.problems()));
+        System.out.println(totals.summary("ASYNC_FLUSH write-window"));
+    }
+
+    /** The negative control of the write-window test: committing and acknowledging without forcing loses puts. */
+    @Test
+    void theHarnessCatchesTheWriteWindowCommittedAndAcknowledgedWithoutForcing() throws Exception {
+        Totals totals = rounds("write-window commit without force", CONTROL_ROUNDS, new String[] {"flushDiskType",
+                "SYNC_FLUSH", "mappedFile", "write-window", "flushService", CommitWithoutForceFlushProvider.NAME},
+                (round, o) -> assertTrue(o.lost() > 0, round + ": the harness did not see the commit-only flush "
+                        + "over the write window lose any of " + o.acknowledged() + " acknowledged puts"));
+        System.out.println(totals.summary("SYNC_FLUSH write-window committed without force, negative control"));
+    }
+
     /** The negative control: a flush service that acknowledges without forcing must be caught losing puts. */
     @Test
     void theHarnessCatchesAFlushThatAcknowledgesWithoutForcing() throws Exception {
