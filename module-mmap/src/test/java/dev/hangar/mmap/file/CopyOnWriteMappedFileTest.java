@@ -127,7 +127,7 @@ class CopyOnWriteMappedFileTest {
     private static AppendCallback readBehind(byte[] into) {
         return (fileFromOffset, target, maxBlank) -> {
             target.get(0, into);
-            return new AppendMessageResult(AppendMessageStatus.PUT_OK, fileFromOffset, 0, List.of(), 0, 0, 0);
+            return AppendMessageResult.of(AppendMessageStatus.PUT_OK, fileFromOffset, 0, List.of(), 0, 0, 0);
         };
     }
 }
