@@ -343,11 +343,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
             throw new IllegalArgumentException("negative position " + pos + " in " + path);
         }
         int readPosition = readPosition();
-        if (pos >= readPosition || !hold()) {
-            return null;
-        }
-        int size = readPosition - pos;
-        return new SelectedRegion(fileFromOffset + pos, mapped.slice(pos, size), size, this);
+        return pos >= readPosition ? null : selectMappedBuffer(pos, readPosition - pos);
     }
 
     /** {@inheritDoc} Here: a duplicate of the mapping, which stays the same for the file's life. */

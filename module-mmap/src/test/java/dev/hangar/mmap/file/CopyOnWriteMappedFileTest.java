@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.spi.mapped.AppendCallback;
@@ -70,7 +69,7 @@ class CopyOnWriteMappedFileTest {
     @Test
     void committedPagesAreGivenBackAndTheWriterStillSeesTheirBytes() throws IOException {
         NativeMemory nativeMemory = NativeMemory.system();
-        assumeTrue(nativeMemory.isAvailable(), "needs madvise through JNA");
+        assertTrue(nativeMemory.isAvailable(), "madvise through JNA (a dependency of the build) must be available");
         assertTrue(PAGE > 0, "the kernel page size was read");
         CopyOnWriteMappedFile file = open(nativeMemory);
         byte[] first = pattern(3 * PAGE + 10, 2);
