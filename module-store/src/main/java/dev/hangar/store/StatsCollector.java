@@ -7,6 +7,8 @@ import dev.hangar.spi.ha.ReplicationStatus;
 import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.store.clean.CleanCommitLogService;
 import dev.hangar.store.clean.DiskSpaceMonitor;
+import dev.hangar.store.clean.DiskUsage;
+import dev.hangar.store.clean.DiskUsageProbe;
 import dev.hangar.store.clean.RetentionPolicy;
 import dev.hangar.store.clean.RetentionService;
 import dev.hangar.store.recovery.RecoveryReport;
@@ -71,12 +73,11 @@ final class StatsCollector {
     }
 
     private static StatsSnapshot.Disk disk(File root, RetentionService retention) {
-        long total = root.getTotalSpace();
-        long free = root.getUsableSpace();
-        double used = total == 0 ? 0 : Math.round((1.0 - (double) free / total) * 1000) / 1000.0;
+        DiskUsage usage = DiskUsageProbe.fileSystem().measure(root.toPath());
         RetentionPolicy policy = retention.policy();
         DiskSpaceMonitor.DiskState s = retention.diskMonitor().lastState();
-        return new StatsSnapshot.Disk(total, free, used, policy.diskMaxUsedPercent(), policy.cleanForciblyPercent(),
+        return new StatsSnapshot.Disk(usage.totalBytes(), usage.freeBytes(), usage.usableBytes(),
+                Math.max(0, usage.usedRatio()), policy.diskMaxUsedPercent(), policy.cleanForciblyPercent(),
                 policy.warningPercent(), s == null ? null : s.full(), s == null ? null : s.cleanImmediately(),
                 s == null ? null : s.spaceToDelete());
     }

@@ -147,16 +147,18 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
 
     /**
      * The file system under the store and the retention thresholds; {@code full}, {@code cleanImmediately} and
-     * {@code spaceToDelete} are null until the first disk check.
+     * {@code spaceToDelete} are null until the first disk check. {@code usedRatio} is counted as {@code df} and
+     * retention count it ({@link dev.hangar.store.clean.DiskUsage#usedRatio()}), unrounded here, to 3 places in JSON.
      */
-    public record Disk(long totalBytes, long usableBytes, double usedRatio, int maxUsedPercent,
+    public record Disk(long totalBytes, long freeBytes, long usableBytes, double usedRatio, int maxUsedPercent,
                        int cleanForciblyPercent, int warningPercent, Boolean full, Boolean cleanImmediately,
                        Boolean spaceToDelete) {
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("totalBytes", totalBytes);
+            m.put("freeBytes", freeBytes);
             m.put("usableBytes", usableBytes);
-            m.put("usedRatio", usedRatio);
+            m.put("usedRatio", Math.round(usedRatio * 1000) / 1000.0);
             m.put("maxUsedPercent", maxUsedPercent);
             m.put("cleanForciblyPercent", cleanForciblyPercent);
             m.put("warningPercent", warningPercent);

@@ -66,7 +66,7 @@ final class MetricsHandler implements Router.Handler {
             w.gauge("hangar_commitlog_min_offset", "First commit-log offset kept", log.minOffset());
             w.gauge("hangar_commitlog_max_offset", "Commit-log offset one past the last record", log.maxOffset());
             w.gauge("hangar_disk_used_ratio", "Used fraction of the store's file system",
-                    usedRatio(snapshot.disk()));
+                    snapshot.disk().usedRatio());
         }
         StatsSnapshot.Replication ha = snapshot.replication();
         if (ha != null && ha.enabled()) {
@@ -85,10 +85,5 @@ final class MetricsHandler implements Router.Handler {
         }
         serverMetrics.accept(w);
         exchange.respond(HttpStatus.OK, PrometheusWriter.CONTENT_TYPE, w.text().getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** Unrounded, unlike the snapshot's {@code usedRatio}: a gauge keeps its full precision. */
-    private static double usedRatio(StatsSnapshot.Disk disk) {
-        return disk.totalBytes() == 0 ? 0 : 1.0 - (double) disk.usableBytes() / disk.totalBytes();
     }
 }

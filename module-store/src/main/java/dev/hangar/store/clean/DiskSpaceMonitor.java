@@ -122,7 +122,7 @@ public final class DiskSpaceMonitor {
         if (usage.usedRatio() < 0) {
             return Long.MAX_VALUE / 2;
         }
-        long reserve = (long) (usage.totalBytes() * (1.0 - policy.warningPercent() / 100.0));
+        long reserve = (long) (usage.capacityBytes() * (1.0 - policy.warningPercent() / 100.0));
         return Math.max(0, usage.usableBytes() - reserve);
     }
 

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * Measures the partition holding a path. The default asks the file system ({@link java.io.File#getTotalSpace()},
- * {@link java.io.File#getUsableSpace()}); tests inject a fixed ratio to simulate a filling disk.
+ * {@link java.io.File#getFreeSpace()}, {@link java.io.File#getUsableSpace()}); tests inject a fixed ratio to simulate a filling disk.
  * Implementations must be thread-safe and cheap (called every second and, near the limit, from puts).
  */
 @FunctionalInterface
@@ -18,7 +18,7 @@ public interface DiskUsageProbe {
         return path -> {
             java.io.File f = path.toFile();
             long total = f.getTotalSpace();
-            return total <= 0 ? DiskUsage.UNKNOWN : new DiskUsage(total, f.getUsableSpace());
+            return total <= 0 ? DiskUsage.UNKNOWN : new DiskUsage(total, f.getFreeSpace(), f.getUsableSpace());
         };
     }
 
