@@ -21,7 +21,8 @@ import java.util.function.BooleanSupplier;
  *
  * <pre>
  *   java -cp ... dev.hangar.bench.HaBench [--messages N] [--dir DIR] [--out FILE] [--docs FILE]
- *        [--engines hangar,rocketmq] [--modes sync,async] (inflight: only the in-flight SYNC_MASTER run)
+ *        [--engines hangar,rocketmq] [--modes sync,async] (inflight: only the in-flight SYNC_MASTER run;
+ *        asyncinflight: the same in-flight load on an ASYNC_MASTER, which no put waits for the slave)
  * </pre>
  *
  * <p>{@code --docs} also writes the table as the "Replication" section of that file (docs/BENCHMARKS.md when run by
@@ -83,7 +84,7 @@ public final class HaBench {
                 case "--modes" -> modes = List.of(args[++i].split(","));
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + " (allowed: --messages N, --dir DIR, --out FILE, --docs FILE, --engines hangar,rocketmq, "
-                        + "--modes sync,async,inflight)");
+                        + "--modes sync,async,inflight,asyncinflight)");
             }
         }
         Map<String, PairFactory> engines = Map.of(
@@ -103,6 +104,11 @@ public final class HaBench {
             }
             if (modes.contains("sync") || modes.contains("inflight")) {
                 results.add(run(f, dir, engine, "SYNC_MASTER", "4 threads x 256 in flight", messages, 4, 256, 0));
+            }
+            if (modes.contains("asyncinflight")) {
+                // not in the default run: the in-flight row without the wait for the slave, to tell what that wait
+                // adds to a put (compare the put threads' CPU per message with the SYNC_MASTER row)
+                results.add(run(f, dir, engine, "ASYNC_MASTER", "4 threads x 256 in flight", messages, 4, 256, 0));
             }
             if (!modes.contains("async")) {
                 continue;

@@ -1,14 +1,13 @@
 package dev.hangar.ha;
 
 import dev.hangar.spi.ha.ReplicatedLog;
-import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -31,8 +30,11 @@ final class HaClient {
     private static final long FIRST_BACKOFF_MILLIS = 100;
     private static final long MAX_BACKOFF_MILLIS = 5_000;
     private static final int POLL_MILLIS = 100;
-    /** Reads from the socket land here: a frame's header and body, often several frames, in one system call. */
-    private static final int READ_BUFFER_BYTES = 64 * 1024;
+    /**
+     * Reads from the socket land here: frames' headers and bodies, often several frames, in one system call. Larger
+     * than a frame (haTransferBatchSize, 32 KiB by default) so a burst is taken in few reads.
+     */
+    private static final int READ_BUFFER_BYTES = 256 * 1024;
     /**
      * While more frames are already waiting in the socket, the report waits for them (one report, one wake-up of
      * the master, instead of one per frame), but never for more than this many bytes, so a SYNC_MASTER under a
@@ -47,12 +49,15 @@ final class HaClient {
     private final Thread thread;
     private final RateMeter received = new RateMeter();
     private final AtomicLong rejectedFrames = new AtomicLong();
-    private final byte[] header = new byte[HaFrameFormat.HEADER_SIZE];
     private final int maxBody;
-    private byte[] body = new byte[0];
+    /** Socket bytes land here; direct, so a read is one copy (kernel to this buffer) and so is the append. */
+    private final ByteBuffer input = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
+    private final ByteBuffer pendingReport = ByteBuffer.allocate(HaFrameFormat.REPORT_SIZE);
+    private long pendingOffset;
     private volatile boolean stopped;
     private volatile String problem = "not connected yet";
-    private volatile Socket socket;
+    private volatile SocketChannel channel;
+    private volatile Selector selector;
     private volatile long lastFrameNanos = System.nanoTime();
 
     HaClient(HaSettings settings, ReplicatedLog log) {
@@ -94,16 +99,18 @@ final class HaClient {
         long backoff = FIRST_BACKOFF_MILLIS;
         while (!stopped) {
             InetSocketAddress master = settings.master();
-            try (Socket s = new Socket()) {
-                socket = s;
-                s.connect(new InetSocketAddress(master.getHostString(), master.getPort()), CONNECT_TIMEOUT_MILLIS);
-                s.setTcpNoDelay(true);
-                s.setSoTimeout(POLL_MILLIS);
+            try (SocketChannel c = SocketChannel.open(); Selector selector = Selector.open()) {
+                channel = c;
+                c.socket().connect(new InetSocketAddress(master.getHostString(), master.getPort()),
+                        CONNECT_TIMEOUT_MILLIS);
+                c.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                c.configureBlocking(false);
+                c.register(selector, SelectionKey.OP_READ);
+                this.selector = selector;
                 problem = "";
                 LOG.info("connected to master {}; this log ends at {}", settings.masterAddress(), log.maxOffset());
                 backoff = FIRST_BACKOFF_MILLIS;
-                String why = session(new BufferedInputStream(s.getInputStream(), READ_BUFFER_BYTES),
-                        s.getOutputStream());
+                String why = session(c, selector);
                 if (why != null && !stopped) {
                     problem = why;
                     LOG.warn("replication from {}: {}", settings.masterAddress(), why);
@@ -119,7 +126,8 @@ final class HaClient {
                         settings.masterAddress(), d.getMessage());
                 return;
             } finally {
-                socket = null;
+                channel = null;
+                selector = null;
             }
             if (!stopped) {
                 LockSupport.parkNanos(backoff * 1_000_000);
@@ -135,67 +143,89 @@ final class HaClient {
         }
     }
 
-    /** Runs one connection; returns why it ended (null on shutdown). */
-    private String session(InputStream in, OutputStream out) throws IOException {
-        long reported = report(out, log.maxOffset());
+    /**
+     * Runs one connection; returns why it ended (null on shutdown). Reads whatever the socket holds into one direct
+     * buffer (one system call for several frames, no copy into the Java heap) and appends each frame's body straight
+     * from it, a part at a time when a body is still arriving: a frame may end anywhere, so may an append.
+     */
+    private String session(SocketChannel c, Selector selector) throws IOException {
+        ByteBuffer in = input;
+        in.clear();
+        pendingReport.clear().limit(0);
+        long reported = report(c, log.maxOffset());
         long lastReportNanos = System.nanoTime();
         long lastHeardNanos = System.nanoTime();
-        int filled = 0;
-        int bodySize = -1;
+        long bodyOffset = -1;
+        int bodyLeft = -1; // -1: a header comes next
         while (!stopped) {
             long now = System.nanoTime();
             if (now - lastReportNanos >= settings.heartbeatMillis() * 1_000_000) {
-                reported = report(out, log.maxOffset());
+                reported = report(c, log.maxOffset());
                 lastReportNanos = now;
             }
             if (now - lastHeardNanos > settings.housekeepingMillis() * 1_000_000) {
                 return "nothing from the master for over " + settings.housekeepingMillis() + " ms; reconnecting";
             }
-            byte[] target = bodySize < 0 ? header : body;
-            int want = bodySize < 0 ? HaFrameFormat.HEADER_SIZE : bodySize;
-            int n;
-            try {
-                n = want == filled ? 0 : in.read(target, filled, want - filled);
-            } catch (SocketTimeoutException e) {
-                continue;
-            }
+            int n = c.read(in);
             if (n < 0) {
                 return "the master closed the connection";
             }
-            lastHeardNanos = System.nanoTime();
-            filled += n;
-            if (filled < want) {
+            if (n == 0) {
+                // nothing more waiting: acknowledge what is applied (one report for all the frames just read),
+                // then sleep until bytes arrive or the poll interval ends
+                long end = log.maxOffset();
+                if (end > reported) {
+                    reported = report(c, end);
+                    lastReportNanos = System.nanoTime();
+                }
+                selector.select(POLL_MILLIS);
+                selector.selectedKeys().clear();
                 continue;
             }
-            if (bodySize < 0) {
-                bodySize = HaFrameFormat.bodySize(header);
-                if (bodySize < 0 || bodySize > maxBody) {
-                    rejectedFrames.incrementAndGet();
-                    return "the master sent a frame of " + bodySize + " bytes (allowed 0.." + maxBody + "); reconnecting";
+            lastHeardNanos = System.nanoTime();
+            in.flip();
+            while (true) {
+                if (bodyLeft < 0) {
+                    if (in.remaining() < HaFrameFormat.HEADER_SIZE) {
+                        break;
+                    }
+                    long offset = in.getLong(in.position() + HaFrameFormat.PHY_OFFSET_AT);
+                    int size = in.getInt(in.position() + HaFrameFormat.BODY_SIZE_AT);
+                    in.position(in.position() + HaFrameFormat.HEADER_SIZE);
+                    if (size < 0 || size > maxBody) {
+                        rejectedFrames.incrementAndGet();
+                        return "the master sent a frame of " + size + " bytes (allowed 0.." + maxBody + "); reconnecting";
+                    }
+                    checkContinues(offset);
+                    bodyOffset = offset;
+                    bodyLeft = size;
+                } else {
+                    int part = Math.min(bodyLeft, in.remaining());
+                    if (part == 0) {
+                        break;
+                    }
+                    append(bodyOffset, in.slice(in.position(), part));
+                    in.position(in.position() + part);
+                    bodyOffset += part;
+                    bodyLeft -= part;
                 }
-                if (body.length < bodySize) {
-                    body = new byte[bodySize];
-                }
-                filled = 0;
-                if (bodySize > 0) {
-                    continue;
+                if (bodyLeft == 0) {
+                    lastFrameNanos = System.nanoTime();
+                    bodyLeft = -1;
                 }
             }
-            apply(HaFrameFormat.phyOffset(header), bodySize);
-            lastFrameNanos = System.nanoTime();
-            filled = 0;
-            bodySize = -1;
+            in.compact();
             long end = log.maxOffset();
-            if (end > reported && (end - reported >= MAX_UNREPORTED_BYTES || in.available() < HaFrameFormat.HEADER_SIZE)) {
-                reported = report(out, end);
+            if (end - reported >= MAX_UNREPORTED_BYTES) {
+                reported = report(c, end);
                 lastReportNanos = System.nanoTime();
             }
         }
         return null;
     }
 
-    /** Checks the frame's offset against this log's end, then appends its body there. */
-    private void apply(long masterOffset, int size) {
+    /** Checks a frame's offset against this log's end. */
+    private void checkContinues(long masterOffset) {
         long mine = log.maxOffset();
         boolean empty = log.minOffset() < 0;
         if (empty && mine == 0) {
@@ -210,38 +240,55 @@ final class HaClient {
             throw new Diverged("the master sends from offset " + masterOffset + " but this slave ends at " + mine
                     + ": the bytes in between are no longer on the master");
         }
-        if (size > 0) {
-            long begin = System.nanoTime();
-            try {
-                log.appendAt(masterOffset, ByteBuffer.wrap(body, 0, size));
-            } catch (IllegalStateException e) {
-                throw new Diverged(e.getMessage());
-            }
-            long took = System.nanoTime() - begin;
-            if (took > SLOW_APPEND_NANOS) {
-                // every replicated byte waits behind this: it is the slave-side share of a replication lag spike
-                LOG.warn("appending {} replicated bytes at offset {} took {} ms (page faults or writeback stalling "
-                        + "this slave's CommitLog?)", size, masterOffset, took / 1_000_000);
-            }
-            received.add(size);
-        }
     }
 
-    private static long report(OutputStream out, long offset) throws IOException {
-        out.write(HaFrameFormat.report(offset));
-        out.flush();
+    /** Appends (part of) a frame's body at {@code masterOffset}, where this log ends. */
+    private void append(long masterOffset, ByteBuffer bytes) {
+        int size = bytes.remaining();
+        long begin = System.nanoTime();
+        try {
+            log.appendAt(masterOffset, bytes);
+        } catch (IllegalStateException e) {
+            throw new Diverged(e.getMessage());
+        }
+        long took = System.nanoTime() - begin;
+        if (took > SLOW_APPEND_NANOS) {
+            // every replicated byte waits behind this: it is the slave-side share of a replication lag spike
+            LOG.warn("appending {} replicated bytes at offset {} took {} ms (page faults or writeback stalling "
+                    + "this slave's CommitLog?)", size, masterOffset, took / 1_000_000);
+        }
+        received.add(size);
+    }
+
+    /**
+     * Sends {@code offset} as a report, unless the previous report is still not wholly in the socket (a master that
+     * reads nothing for that long): then it finishes that one and skips this; a later report carries a newer offset.
+     * Returns the offset the master has now been told (or will be, once the socket takes the rest).
+     */
+    private long report(SocketChannel c, long offset) throws IOException {
+        if (pendingReport.hasRemaining()) {
+            c.write(pendingReport);
+            return pendingOffset;
+        }
+        pendingReport.clear().putLong(0, offset);
+        pendingOffset = offset;
+        c.write(pendingReport);
         return offset;
     }
 
     void shutdown() {
         stopped = true;
-        Socket s = socket;
-        if (s != null) {
+        SocketChannel c = channel;
+        if (c != null) {
             try {
-                s.close();
+                c.close();
             } catch (IOException e) {
                 LOG.debug("closing the master connection: {}", e.toString());
             }
+        }
+        Selector s = selector;
+        if (s != null) {
+            s.wakeup();
         }
         LockSupport.unpark(thread);
         try {

@@ -36,7 +36,11 @@ final class SlaveConnection {
     private final String peer;
     private final Thread thread;
     private final ByteBuffer reports = ByteBuffer.allocate(1024);
-    private final ByteBuffer header = ByteBuffer.allocate(HaFrameFormat.HEADER_SIZE);
+    /**
+     * A frame's header and body, direct: the log copies its bytes into the body once, and the socket write sends
+     * them from there (a heap buffer is first copied again into a temporary direct buffer by the JDK).
+     */
+    private final ByteBuffer header = ByteBuffer.allocateDirect(HaFrameFormat.HEADER_SIZE);
     private final ByteBuffer body;
     private final ByteBuffer[] frame;
     private Selector selector;
@@ -61,7 +65,7 @@ final class SlaveConnection {
         this.log = log;
         this.master = master;
         this.peer = describe(channel);
-        this.body = ByteBuffer.allocate(settings.transferBatchSize());
+        this.body = ByteBuffer.allocateDirect(settings.transferBatchSize());
         this.body.limit(0);
         this.header.limit(0);
         this.frame = new ByteBuffer[] {header, body};

@@ -10,6 +10,7 @@ import dev.hangar.spi.flush.FlushCommitLogService;
 import dev.hangar.spi.flush.FlushContext;
 import dev.hangar.spi.flush.FlushStatistics;
 import dev.hangar.spi.flush.ForceEvents;
+import dev.hangar.spi.ha.BrokerRole;
 import dev.hangar.spi.ha.ReplicationContext;
 import dev.hangar.spi.ha.ReplicationService;
 import dev.hangar.spi.mapped.MappedFileQueue;
@@ -132,6 +133,7 @@ final class StoreRuntime implements AutoCloseable {
             try {
                 if (replication != null) {
                     replication.shutdown();
+                    commitLog.closeReplicaFile();
                 }
                 if (dispatchers != null) {
                     dispatchers.close();
@@ -302,6 +304,10 @@ final class StoreRuntime implements AutoCloseable {
         }
         ReputMessageService reput = b.reput;
         FlushCommitLogService flush = b.flushService;
+        if (assembly.role() == BrokerRole.SLAVE && !b.mappedStorage.usesWriteBuffer()) {
+            // the file is the mapping: replicated bytes go in with pwrite, without first-touch faults
+            b.commitLog.writeReplicasThroughFile();
+        }
         CommitLogReplicaPort port = new CommitLogReplicaPort(b.commitLog, () -> {
             reput.wakeup();
             flush.wakeup();
@@ -353,6 +359,7 @@ final class StoreRuntime implements AutoCloseable {
         if (replication != null) {
             // first: a slave stops appending, a master completes its waiting puts before the log goes away
             replication.shutdown();
+            commitLog.closeReplicaFile();
         }
         retention.shutdown();
         // flush first: under sync flush only flushed data may be dispatched, and puts that did not wait for

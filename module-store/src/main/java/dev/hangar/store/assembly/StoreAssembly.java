@@ -29,6 +29,8 @@ public final class StoreAssembly {
     private final FlushCommitLogServiceProvider flush;
     private final Map<String, CommitLogDispatcherProvider> dispatchers;
     private final BrokerRole role;
+    /** The mapped-file variant a slave uses when the configured one keeps a write buffer. */
+    static final String SLAVE_MAPPED_FILE = "mmap";
     private final ReplicationServiceProvider replication;
 
     private StoreAssembly(PutMessageLockProvider lock, MappedStorageProvider mappedStorage,
@@ -47,6 +49,16 @@ public final class StoreAssembly {
                 config.get(StoreConfigKeys.PUT_MESSAGE_LOCK), StoreConfigKeys.PUT_MESSAGE_LOCK.name());
         MappedStorageProvider mapped = registry.select(MappedStorageProvider.class,
                 config.get(StoreConfigKeys.MAPPED_FILE), StoreConfigKeys.MAPPED_FILE.name());
+        BrokerRole role = BrokerRole.valueOf(config.get(StoreConfigKeys.BROKER_ROLE));
+        if (role == BrokerRole.SLAVE && mapped.needsCommitService()) {
+            // a write buffer holds appends out of the file (and out of maxOffset) until committed: a slave could
+            // neither acknowledge what it received nor check that the next frame continues it
+            LOG.warn("brokerRole=SLAVE: {}={} keeps appends in a write buffer until they are committed, which a slave "
+                    + "cannot work with; using {}={} (as RocketMQ 4.x ignores transientStorePoolEnable on a slave)",
+                    StoreConfigKeys.MAPPED_FILE.name(), mapped.name(), StoreConfigKeys.MAPPED_FILE.name(),
+                    SLAVE_MAPPED_FILE);
+            mapped = registry.select(MappedStorageProvider.class, SLAVE_MAPPED_FILE, StoreConfigKeys.MAPPED_FILE.name());
+        }
         FlushCommitLogServiceProvider flush = selectFlush(config, mapped, registry);
         Map<String, CommitLogDispatcherProvider> dispatchers = new LinkedHashMap<>();
         for (String name : config.dispatcherNames()) {
@@ -56,7 +68,6 @@ public final class StoreAssembly {
                         + "' is listed twice");
             }
         }
-        BrokerRole role = BrokerRole.valueOf(config.get(StoreConfigKeys.BROKER_ROLE));
         String haName = replicationName(config, role);
         ReplicationServiceProvider replication = haName == null ? null : registry.select(
                 ReplicationServiceProvider.class, haName, StoreConfigKeys.HA_SERVICE.name());

@@ -11,7 +11,9 @@ import dev.hangar.store.format.CommitLogRecordFormat;
 import dev.hangar.store.format.MessageEncoder;
 import dev.hangar.store.format.MessageIdCodec;
 import dev.hangar.store.format.RecordDecoder;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +35,8 @@ public final class CommitLog {
     private final TopicQueueOffsets queueOffsets;
     private final RecordAppender appender;
     private final ReplicatedAppender replicatedAppender = new ReplicatedAppender();
+    /** Set on a slave whose files are their mappings: replicated bytes are written with pwrite (guarded by lock). */
+    private ReplicaFileWriter replicaWriter;
     private volatile long beginTimeInLock;
 
     public CommitLog(MappedFileQueue queue, PutMessageLock lock, TopicQueueOffsets queueOffsets,
@@ -122,7 +126,7 @@ public final class CommitLog {
      *
      * @throws IllegalStateException when {@code offset} is not where the log ends, or a file cannot be created
      */
-    public void appendReplicated(long offset, java.nio.ByteBuffer data) {
+    public void appendReplicated(long offset, ByteBuffer data) {
         lock.lock();
         try {
             MappedFile last = queue.getLastMappedFile();
@@ -135,7 +139,6 @@ public final class CommitLog {
                 throw new IllegalStateException("replicated bytes for offset " + offset
                         + " do not continue this commit log, which ends at " + end);
             }
-            byte[] array = data.hasArray() ? data.array() : null;
             while (data.hasRemaining()) {
                 MappedFile file = queue.getLastMappedFile();
                 if (file == null || file.isFull()) {
@@ -145,14 +148,13 @@ public final class CommitLog {
                     throw new IllegalStateException("cannot create a commit-log file for offset " + offset);
                 }
                 int n = Math.min(file.fileSize() - file.wrotePosition(), data.remaining());
-                byte[] chunk = array;
-                int from = array == null ? 0 : data.arrayOffset() + data.position();
-                if (array == null) {
-                    chunk = new byte[n];
-                    data.duplicate().get(chunk);
+                ByteBuffer piece = data.duplicate().limit(data.position() + n);
+                if (replicaWriter != null) {
+                    writeThroughChannel(file, piece);
+                    piece = null; // in the file already: the append below only walks the records and moves the end
                 }
                 // through append (not appendBytes) so the file's store timestamp advances for the checkpoint
-                replicatedAppender.prepare(chunk, from, n, offset, file.storeTimestamp());
+                replicatedAppender.prepare(piece, n, offset, file.storeTimestamp());
                 AppendMessageResult result = file.append(replicatedAppender);
                 if (!result.isOk() || result.wroteBytes() != n) {
                     throw new IllegalStateException("cannot append " + n + " replicated bytes to " + file.fileName()
@@ -161,6 +163,45 @@ public final class CommitLog {
                 data.position(data.position() + n);
                 offset += n;
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void writeThroughChannel(MappedFile file, ByteBuffer piece) {
+        try {
+            replicaWriter.write(file, file.wrotePosition(), piece);
+        } catch (IOException e) {
+            // the end does not move: the bytes past it are ignored and overwritten by the next attempt
+            throw new IllegalStateException("cannot write " + piece.remaining() + " replicated bytes into "
+                    + file.fileName() + " at " + file.wrotePosition() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * From now on a slave's appends ({@link #appendReplicated}) write through the file ({@link ReplicaFileWriter}),
+     * not the mapping. Only for mapped-file variants without a write buffer (the caller's check).
+     */
+    public void writeReplicasThroughFile() {
+        lock.lock();
+        try {
+            if (replicaWriter == null) {
+                replicaWriter = new ReplicaFileWriter();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Closes the file a slave's appends write through, if any; a later append opens it again. */
+    public void closeReplicaFile() {
+        lock.lock();
+        try {
+            if (replicaWriter != null) {
+                replicaWriter.close();
+            }
+        } catch (IOException e) {
+            LOG.warn("closing the replicated CommitLog file: {}", e.toString());
         } finally {
             lock.unlock();
         }

@@ -30,8 +30,8 @@ final class ReplicatedAppender implements AppendCallback {
 
     private long nextRecordStart = UNKNOWN;
     private boolean walkLost;
-    private byte[] chunk;
-    private int from;
+    /** The bytes to store, or null when they are in the file already ({@link ReplicaFileWriter}). */
+    private ByteBuffer chunk;
     private int length;
     private long previousTimestamp;
 
@@ -41,12 +41,16 @@ final class ReplicatedAppender implements AppendCallback {
     }
 
     /**
-     * Sets up one {@code MappedFile.append} of {@code length} bytes of {@code chunk} at commit-log offset
-     * {@code offset}; {@code fileTimestamp} is the file's store timestamp so far (kept when no record completes).
+     * Sets up one {@code MappedFile.append} of {@code length} bytes at commit-log offset {@code offset}: the remaining
+     * bytes of {@code chunk}, or, when {@code chunk} is null, bytes already written into the file at the append
+     * position (the append then only walks them and moves the file's end); {@code fileTimestamp} is the file's
+     * store timestamp so far (kept when no record completes).
      */
-    void prepare(byte[] chunk, int from, int length, long offset, long fileTimestamp) {
+    void prepare(ByteBuffer chunk, int length, long offset, long fileTimestamp) {
+        if (chunk != null && chunk.remaining() != length) {
+            throw new IllegalArgumentException("a chunk of " + chunk.remaining() + " bytes announced as " + length);
+        }
         this.chunk = chunk;
-        this.from = from;
         this.length = length;
         this.previousTimestamp = fileTimestamp;
         if (nextRecordStart == UNKNOWN && !walkLost) {
@@ -61,7 +65,10 @@ final class ReplicatedAppender implements AppendCallback {
                     + " bytes left in the file at " + fileFromOffset);
         }
         int start = target.position();
-        target.put(chunk, from, length);
+        if (chunk != null) {
+            target.put(chunk);
+            chunk = null;
+        }
         long timestamp = walk(fileFromOffset, target, start + length, target.limit());
         return AppendMessageResult.of(AppendMessageStatus.PUT_OK, fileFromOffset + start, length, List.of(),
                 timestamp, 0, 0);

@@ -1,5 +1,6 @@
 package dev.hangar.store.commitlog;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -46,7 +47,7 @@ class ReplicatedAppenderTest {
 
         long append(ReplicatedAppender appender, byte[] bytes, int offset, int length) {
             int position = buffer.position();
-            appender.prepare(bytes, offset, length, from + position, timestamp);
+            appender.prepare(ByteBuffer.wrap(bytes, offset, length), length, from + position, timestamp);
             ByteBuffer target = buffer.duplicate().clear().position(position);
             AppendMessageResult r = appender.doAppend(from, target, FILE_SIZE - position);
             assertEquals(length, r.wroteBytes());
@@ -104,7 +105,30 @@ class ReplicatedAppenderTest {
     @Test
     void aChunkLargerThanTheRoomLeftIsRefused() {
         ReplicatedAppender appender = new ReplicatedAppender();
-        appender.prepare(new byte[200], 0, 200, 0, 0);
+        appender.prepare(ByteBuffer.wrap(new byte[200]), 200, 0, 0);
         assertThrows(IllegalStateException.class, () -> appender.doAppend(0, ByteBuffer.allocate(100), 100));
+    }
+
+    @Test
+    void bytesAlreadyWrittenIntoTheFileAreWalkedAndLeftAsTheyAre() {
+        // a slave whose file is its mapping writes the bytes with pwrite first (ReplicaFileWriter), then appends
+        // no chunk: the append must move the end and the clock without storing anything over those bytes
+        ReplicatedAppender appender = new ReplicatedAppender();
+        ByteBuffer file = ByteBuffer.allocate(FILE_SIZE);
+        file.put(0, record(4_000));
+        appender.prepare(null, RECORD, 0, 0);
+        AppendMessageResult r = appender.doAppend(0, file.duplicate().clear().position(0), FILE_SIZE);
+        assertEquals(RECORD, r.wroteBytes());
+        assertEquals(4_000, r.storeTimestamp());
+        assertEquals(RECORD, appender.nextRecordStart());
+        byte[] stored = new byte[RECORD];
+        file.get(0, stored);
+        assertArrayEquals(record(4_000), stored, "the bytes in the file are untouched");
+    }
+
+    @Test
+    void aChunkWhoseSizeDisagreesWithItsLengthIsRefused() {
+        ReplicatedAppender appender = new ReplicatedAppender();
+        assertThrows(IllegalArgumentException.class, () -> appender.prepare(ByteBuffer.allocate(10), 20, 0, 0));
     }
 }
