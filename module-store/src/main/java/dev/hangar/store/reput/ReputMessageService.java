@@ -39,16 +39,16 @@ public final class ReputMessageService implements Runnable {
      */
     private static final long PENDING_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
     /**
-     * A short nap after a pass that found nothing while records kept coming: during it the thread does not say it
-     * sleeps, so puts do not unpark it. With one writer at a paced rate each put used to find this thread parked and
-     * paid a futex wake-up syscall (and this thread a context switch) per record; now the thread wakes on its own
-     * timer and takes what arrived meanwhile. The nap is shorter than the wake-up latency of a loaded 2-core machine,
-     * so readability waits no longer than before.
+     * A short nap after a pass that found nothing while records kept coming (and all that was written is visible):
+     * during it the thread does not say it sleeps, so puts do not unpark it. With one writer at a paced rate each put
+     * used to find this thread parked and paid a futex wake-up syscall (and this thread a context switch) per record;
+     * now the thread wakes on its own timer and takes what arrived meanwhile. A record waits at most one nap (plus the
+     * kernel's timer slack) to be dispatched, about what a wake-up by unpark takes on a busy 2-core machine.
      */
     static final long NAP_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     /**
      * How long after the last dispatched record the thread keeps napping before it parks until a put wakes it (an
-     * idle store costs about 20 timer wake-ups after its last put, then nothing).
+     * idle store costs a few dozen timer wake-ups after its last put, then nothing).
      */
     static final long NAPPING_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
@@ -176,7 +176,10 @@ public final class ReputMessageService implements Runnable {
                 long seenEnd = visibleEnd.getAsLong();
                 if (dispatchAvailable() > 0) {
                     lastDispatchNanos = System.nanoTime();
-                } else if (System.nanoTime() - lastDispatchNanos < NAPPING_WINDOW_NANOS) {
+                } else if (writtenEnd.getAsLong() <= seenEnd
+                        && System.nanoTime() - lastDispatchNanos < NAPPING_WINDOW_NANOS) {
+                    // only when nothing written waits to become visible: during a sync flush (or a write buffer's
+                    // commit) naps would wake 10x as often as the pending park below, for nothing to dispatch
                     LockSupport.parkNanos(this, NAP_NANOS);
                 } else {
                     sleeping = true;
