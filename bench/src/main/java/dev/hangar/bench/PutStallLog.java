@@ -6,9 +6,9 @@ import org.slf4j.Logger;
 
 /**
  * When each slow put of a run happened, so that a stall can be matched with what else happened then (a CommitLog
- * file roll-over in the store's log, a GC or safepoint in {@code -Xlog}, the kernel's dirty-page counters sampled
- * beside the run). Filled by one writer thread into preallocated arrays (nothing allocated per put), logged once
- * the writers are done: seconds since the run's start, the wall clock, and how long the put took.
+ * roll-over, seen as the time its file appears; a GC or safepoint in {@code -Xlog}; the kernel's dirty-page
+ * counters sampled beside the run). Filled by one writer thread into preallocated arrays (nothing allocated per
+ * put), logged once the writers are done: seconds since the run's start, the wall clock, and how long the put took.
  */
 final class PutStallLog {
     /** Puts slower than this are logged: below the 20 ms that counts as a stall, to show what leads up to one. */
