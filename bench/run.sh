@@ -19,7 +19,8 @@ if [ "${1:-}" = "--replication" ]; then
   main=dev.hangar.bench.HaBench
   set -- --docs "$root/docs/BENCHMARKS.md" --out "$here/target/HA-BENCH.md" "$@"
 fi
-exec java -Xms2g -Xmx2g -XX:MaxDirectMemorySize=2g \
+# BENCH_JAVA_OPTS: extra JVM options for a diagnosis run, e.g. -Xlog:gc*,safepoint:file=/tmp/gc.log
+exec java -Xms2g -Xmx2g -XX:MaxDirectMemorySize=2g ${BENCH_JAVA_OPTS:-} \
   --add-opens java.base/java.nio=ALL-UNNAMED \
   --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
   --add-exports java.base/sun.nio.ch=ALL-UNNAMED \

@@ -25,13 +25,20 @@ public final class BenchMain {
     /** Seconds the put-stall workload runs per engine (the issue's 60 s), and with --quick. */
     static final int STALL_SECONDS = 60;
     static final int QUICK_STALL_SECONDS = 3;
+    /** --stall-rate: the put-stall pace for every engine, or null for half of each store's 1-thread rate. */
+    private static Double fixedStallRate;
     static final String USAGE = """
-            usage: bench/run.sh [--quick] [--rounds N] [--only NAME[,NAME...]] [--stall-seconds S] [--dir DIR] [--out FILE]
+            usage: bench/run.sh [--quick] [--rounds N] [--only NAME[,NAME...]] [--engines NAME[,NAME...]]
+                                [--stall-seconds S] [--stall-rate R] [--dir DIR] [--out FILE]
               --quick           tiny message counts, 1 round, a 3 s put-stall run: a smoke run
                                 (writes bench/target/BENCHMARKS-quick.md)
               --rounds N        rounds per engine and workload, engine order shuffled each round (default 5)
               --only NAMES      run only these workloads (names below)
+              --engines NAMES   run only these engines of each workload (hangar, hangar-pretouch, rocketmq,
+                                chronicle): to compare two builds of one engine interleaved
               --stall-seconds S how long the put-stall workload runs per engine (default 60)
+              --stall-rate R    pace the put-stall workload at R puts/s for every engine instead of half of each
+                                store's 1-thread rate (no calibration run: the same pace for runs being compared)
               --dir DIR         where the temporary store directories go (default: java.io.tmpdir)
               --out FILE        the report (default docs/BENCHMARKS.md, or bench/target/BENCHMARKS-quick.md with
                                 --quick); only its generated sections are replaced, the others (HTTP, Replication)
@@ -50,6 +57,8 @@ public final class BenchMain {
         int rounds = 5;
         Integer stallSeconds = null;
         Set<String> only = null;
+        Set<String> engines = null;
+        Double stallRate = null;
         Path dir = Path.of(System.getProperty("java.io.tmpdir"));
         Path out = null;
         Path home = Path.of(System.getProperty("hangar.home", "."));
@@ -59,6 +68,8 @@ public final class BenchMain {
                 case "--rounds" -> rounds = positive(args, ++i);
                 case "--stall-seconds" -> stallSeconds = positive(args, ++i);
                 case "--only" -> only = Set.of(value(args, ++i).split(","));
+                case "--engines" -> engines = Set.of(value(args, ++i).split(","));
+                case "--stall-rate" -> stallRate = (double) positive(args, ++i);
                 case "--dir" -> dir = Path.of(value(args, ++i));
                 case "--out" -> out = Path.of(value(args, ++i));
                 case "--help", "-h" -> {
@@ -93,9 +104,12 @@ public final class BenchMain {
         List<Workload> workloads = new ArrayList<>();
         for (Workload w : Workload.all(quick)) {
             if (only == null || only.contains(w.name())) {
-                workloads.add(w);
+                workloads.add(engines == null ? w : w.withEngines(w.engines().stream().filter(engines::contains)
+                        .toArray(String[]::new)));
             }
         }
+        workloads.removeIf(w -> w.engines().isEmpty());
+        fixedStallRate = stallRate;
         if (workloads.isEmpty()) {
             System.err.println("no workload matches " + only);
             usage();
@@ -163,7 +177,7 @@ public final class BenchMain {
             if (template.name().equals(Workload.PUT_STALL)) {
                 // both Hangar rows at plain Hangar's rate, so the pretoucher is the only difference
                 String store = engine.equals(Workload.HANGAR_PRETOUCH) ? Workload.HANGAR : engine;
-                double full = oneThreadRates.computeIfAbsent(store,
+                double full = fixedStallRate != null ? 2 * fixedStallRate : oneThreadRates.computeIfAbsent(store,
                         s -> oneThreadRate(s, runs, calibration(quickRun), dir));
                 pacedRates.put(engine, full / 2);
                 LOG.info("put-stall: {} paced at {} puts/s (half of {}'s 1-thread {} msg/s)", engine,

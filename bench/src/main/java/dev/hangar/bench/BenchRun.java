@@ -89,6 +89,7 @@ public final class BenchRun {
         AtomicLong failures = new AtomicLong();
         CountDownLatch start = new CountDownLatch(1);
         long[] slow = new long[n];
+        PutStallLog[] slowPuts = new PutStallLog[n];
         AtomicLong slowAnswers = new AtomicLong();
         // set before the start latch opens (which orders it before every writer's read): one schedule for all
         long[] startNanos = new long[1];
@@ -96,6 +97,7 @@ public final class BenchRun {
         for (int t = 0; t < n; t++) {
             int thread = t;
             latencies[t] = new LatencyHistogram();
+            slowPuts[t] = new PutStallLog();
             Thread writer = new Thread(() -> {
                 BenchEngine.Putter putter = putters.get(thread);
                 LatencyHistogram lat = latencies[thread];
@@ -124,6 +126,7 @@ public final class BenchRun {
                     long t1 = System.nanoTime();
                     alloc += threads.getCurrentThreadAllocatedBytes() - a0;
                     lat.record(t1 - t0);
+                    slowPuts[thread].record(t0, t1 - t0);
                     if (t1 - t0 > RunResult.STALL_NANOS) {
                         stalls++;
                     }
@@ -146,6 +149,9 @@ public final class BenchRun {
             writer.join();
         }
         long putsDone = System.nanoTime();
+        for (int t = 0; t < n; t++) {
+            slowPuts[t].log(LOG, w.name() + " " + engine.name() + " round " + round + " writer " + t, begin);
+        }
         awaitReadable(engine, w, begin);
         long readable = System.nanoTime();
         long storeThreadBytes = storeThreads.allocatedSinceStart();

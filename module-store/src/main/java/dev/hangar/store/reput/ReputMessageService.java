@@ -11,6 +11,7 @@ import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.service.StoreStats;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The reput loop: follows the CommitLog from the last dispatched offset up to what may be seen (the readable
  * end, or the flushed end under sync flush so nothing unacknowledged becomes visible), decodes each record and
- * hands it to the built-in dispatchers in order, then tells the arrival listeners. Woken by puts; parks when idle.
+ * hands it to the built-in dispatchers in order, then tells the arrival listeners. While records keep coming it naps
+ * briefly between passes ({@link #NAP_NANOS}) so that puts need not wake it; idle, it parks until a put wakes it.
  * Third-party dispatchers are not called here: each follows the log on its own thread ({@link PluginDispatch}), so
  * a slow plugin never slows this loop nor, through the back-pressure on {@link #behindBytes()}, the puts.
  *
@@ -36,6 +38,19 @@ public final class ReputMessageService implements Runnable {
      * slave between two frames; the next append wakes us sooner): look again soon.
      */
     private static final long PENDING_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+    /**
+     * A short nap after a pass that found nothing while records kept coming (and all that was written is visible):
+     * during it the thread does not say it sleeps, so puts do not unpark it. With one writer at a paced rate each put
+     * used to find this thread parked and paid a futex wake-up syscall (and this thread a context switch) per record;
+     * now the thread wakes on its own timer and takes what arrived meanwhile. A record waits at most one nap (plus the
+     * kernel's timer slack) to be dispatched, about what a wake-up by unpark takes on a busy 2-core machine.
+     */
+    static final long NAP_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /**
+     * How long after the last dispatched record the thread keeps napping before it parks until a put wakes it (an
+     * idle store costs a few dozen timer wake-ups after its last put, then nothing).
+     */
+    static final long NAPPING_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final PluginDispatch plugins;
     private final DispatcherChain dispatchers;
@@ -59,6 +74,10 @@ public final class ReputMessageService implements Runnable {
     private final BooleanSupplier stopRequested = () -> this.stopped;
     private volatile boolean stopped;
     private volatile boolean sleeping;
+    /** When the last pass dispatched something (dispatch thread only). */
+    private long lastDispatchNanos;
+    /** Unparks by {@link #wakeup()}: how often a put paid for waking this thread. */
+    private final AtomicLong wakeupsSent = new AtomicLong();
     private volatile Thread thread;
 
     /**
@@ -120,9 +139,15 @@ public final class ReputMessageService implements Runnable {
         if (sleeping) {
             Thread t = thread;
             if (t != null) {
+                wakeupsSent.incrementAndGet();
                 LockSupport.unpark(t);
             }
         }
+    }
+
+    /** How many times {@link #wakeup()} unparked the dispatch thread (each a syscall on the caller's thread). */
+    public long wakeupsSent() {
+        return wakeupsSent.get();
     }
 
     /** Stops after dispatching what is visible, waiting at most {@code waitMillis} for the loop to catch up. */
@@ -149,7 +174,14 @@ public final class ReputMessageService implements Runnable {
         while (!stopped) {
             try {
                 long seenEnd = visibleEnd.getAsLong();
-                if (dispatchAvailable() == 0) {
+                if (dispatchAvailable() > 0) {
+                    lastDispatchNanos = System.nanoTime();
+                } else if (writtenEnd.getAsLong() <= seenEnd
+                        && System.nanoTime() - lastDispatchNanos < NAPPING_WINDOW_NANOS) {
+                    // only when nothing written waits to become visible: during a sync flush (or a write buffer's
+                    // commit) naps would wake 10x as often as the pending park below, for nothing to dispatch
+                    LockSupport.parkNanos(this, NAP_NANOS);
+                } else {
                     sleeping = true;
                     // park unless more became visible since the pass began (an append that saw "not sleeping" did
                     // not wake us). Being behind is no reason to spin: on a slave the visible end cuts a record
