@@ -6,7 +6,8 @@ import java.util.Locale;
 /** How the benchmark measures, as written into the report. */
 final class Method {
     private static final String TEXT = """
-            Every engine runs in the same JVM (`-Xms2g -Xmx2g`, G1), one after the other, %d round(s) per
+            Every engine runs in the same JVM (`-Xms2g -Xmx2g -XX:+AlwaysPreTouch`, G1: the heap is faulted in
+            at start, as RocketMQ's broker scripts do, so no put pays a first touch of a heap page), one after the other, %d round(s) per
             workload with the engine order shuffled in every round (seeded, so a run repeats its order), each
             run in a fresh temporary store directory that is deleted afterwards. Before every workload each
             engine makes one unrecorded warm-up run of a tenth of its messages. Every figure is the median over
