@@ -16,10 +16,12 @@ import java.util.Objects;
  * @param commitLeastPages             dirty pages needed for a commit ({@code commitCommitLogLeastPages})
  * @param commitThoroughIntervalMillis commit everything at least this often ({@code commitCommitLogThoroughInterval})
  * @param syncFlushTimeoutMillis       deadline of a sync-flush request ({@code syncFlushTimeout})
+ * @param gatherPercent                group commit's wait for released writers, in % of the last force's time
+ *                                     ({@code groupCommitGatherPercent})
  */
 record FlushSettings(int flushIntervalMillis, int flushLeastPages, int flushThoroughIntervalMillis, boolean flushTimed,
                      int commitIntervalMillis, int commitLeastPages, int commitThoroughIntervalMillis,
-                     int syncFlushTimeoutMillis) {
+                     int syncFlushTimeoutMillis, int gatherPercent) {
 
     static FlushSettings from(StoreConfig config) {
         Objects.requireNonNull(config, "FlushContext.config must not be null");
@@ -31,6 +33,7 @@ record FlushSettings(int flushIntervalMillis, int flushLeastPages, int flushThor
                 config.get(StoreConfigKeys.COMMIT_INTERVAL_COMMIT_LOG),
                 config.get(StoreConfigKeys.COMMIT_COMMIT_LOG_LEAST_PAGES),
                 config.get(StoreConfigKeys.COMMIT_COMMIT_LOG_THOROUGH_INTERVAL),
-                config.get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT));
+                config.get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT),
+                config.get(StoreConfigKeys.GROUP_COMMIT_GATHER_PERCENT));
     }
 }

@@ -23,7 +23,17 @@ import org.slf4j.LoggerFactory;
  * pass. Then it looks again at once: if puts were written during the force, the next force starts right away and
  * covers all of them; the thread only sleeps when nothing is written beyond the flushed position. So one fsync
  * acknowledges as many puts as arrived during the previous one, and no waiter covered by a force waits for a
- * later one. The {@link FlushDeadlineWatcher} completes waiters still waiting after {@code syncFlushTimeout} ms
+ * later one.
+ *
+ * <p>Gathering the writers it just released: in a closed loop (each writer puts again as soon as it is told), a
+ * force that returns releases most writers while few puts are pending; starting the next force at once would cover
+ * only those few, and the released writers, putting again during it, would wait for that force AND the next. So
+ * when a force released more puts than are already waiting again, the thread waits, woken by each registration,
+ * until as many puts wait as writers it saw in that round (released + still waiting), or until
+ * {@code groupCommitGatherPercent} % of that force's time passed, whichever comes first. When at least as many are
+ * pending as were released (many puts in flight) the next force starts at once, as without gathering. A lonely
+ * writer's next put ends the gather as soon as it registers. The {@link GroupCommitCounters} show the effect (forces
+ * each put waited for, puts per force, how gathers ended), logged at shutdown. The {@link FlushDeadlineWatcher} completes waiters still waiting after {@code syncFlushTimeout} ms
  * with {@code FLUSH_DISK_TIMEOUT}, even if a force hangs.
  *
  * <p>Commit, then force: with a write buffer ({@code mappedFile=transient-pool}) appended bytes reach the file only
@@ -61,6 +71,12 @@ final class GroupCommitFlushService implements FlushCommitLogService {
     private final WaitingPuts waiting = new WaitingPuts();
     /** Reused by the flush thread for every release. */
     private final WaitingPuts.Batch released = new WaitingPuts.Batch();
+    private final GroupCommitCounters counters = new GroupCommitCounters();
+    /** Forces that moved the flushed position so far; written by the flush thread only. */
+    private volatile long forcesDone;
+    /** Of the last round: the puts it told {@code PUT_OK}, and how long its commit and force took. */
+    private int lastReleased;
+    private long lastRoundNanos;
     private final FlushDeadlineWatcher watcher;
     private final ServiceWorker worker;
     private final long timeoutNanos;
@@ -109,13 +125,18 @@ final class GroupCommitFlushService implements FlushCommitLogService {
         if (closed || target.flushedWhere() >= nextOffset) {
             return statusByCoverage(nextOffset);
         }
-        waiting.add(waiter, nextOffset, System.nanoTime() + timeoutNanos);
+        waiting.add(waiter, nextOffset, System.nanoTime() + timeoutNanos, forcesDone);
         worker.wakeup();
         if (closed) {
             // Shutdown's final sweep may have run before our add: make sure nothing is left waiting forever.
             releaseAll(new WaitingPuts.Batch());
         }
         return null;
+    }
+
+    /** What the group commit did so far; for tests (figures written by the flush thread). */
+    GroupCommitCounters counters() {
+        return counters;
     }
 
     /** Puts registered and not yet told; for tests. */
@@ -163,9 +184,37 @@ final class GroupCommitFlushService implements FlushCommitLogService {
             }
             if (!progressed) {
                 worker.await(nextWaitMillis(), true);
+            } else {
+                gatherReturningWriters();
             }
         }
         finishBeforeStop();
+        LOG.info("{}: {}", THREAD_NAME, counters.summary());
+    }
+
+    /**
+     * After a force that released puts: waits for the released writers to put again, unless as many puts are
+     * pending as were released (then the next force starts at once). See the class comment.
+     */
+    private void gatherReturningWriters() {
+        int pending = waiting.size();
+        if (settings.gatherPercent() == 0 || lastReleased <= pending) {
+            counters.startedAtOnce();
+            return;
+        }
+        int expected = lastReleased + pending;
+        long start = System.nanoTime();
+        long deadline = start + lastRoundNanos * settings.gatherPercent() / 100;
+        boolean everyoneBack;
+        while (true) {
+            everyoneBack = waiting.size() >= expected;
+            long remaining = deadline - System.nanoTime();
+            if (everyoneBack || remaining <= 0 || worker.isStopping()) {
+                break;
+            }
+            worker.awaitNanos(remaining, true);
+        }
+        counters.gathered(everyoneBack, System.nanoTime() - start);
     }
 
     /**
@@ -173,6 +222,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
      * puts written during the force instead of waiting.
      */
     private boolean commitRound() {
+        long startNanos = System.nanoTime();
         long flushedBefore = target.flushedWhere();
         // Noted before forcing: everything written so far is in the file, so one force covers it.
         long goal = target.maxWrotePosition();
@@ -183,8 +233,16 @@ final class GroupCommitFlushService implements FlushCommitLogService {
             release(true);
             return false;
         }
-        release(false);
-        return target.flushedWhere() > flushedBefore;
+        long moved = target.flushedWhere() - flushedBefore;
+        if (moved <= 0) {
+            release(false);
+            return false;
+        }
+        lastRoundNanos = System.nanoTime() - startNanos;
+        forcesDone = forcesDone + 1; // the only writer: before the sweep, so it counts this force
+        lastReleased = release(false);
+        counters.force(moved, lastRoundNanos, lastReleased);
+        return true;
     }
 
     /**
@@ -220,8 +278,8 @@ final class GroupCommitFlushService implements FlushCommitLogService {
      * Tells {@code PUT_OK} every waiter the flushed position covers (read now, after the force), and
      * {@code FLUSH_DISK_TIMEOUT} the others when {@code failUncovered} or past their deadline.
      */
-    private void release(boolean failUncovered) {
-        waiting.sweep(target.flushedWhere(), System.nanoTime(), failUncovered, released);
+    private int release(boolean failUncovered) {
+        waiting.sweep(target.flushedWhere(), System.nanoTime(), failUncovered, released, forcesDone, counters);
         int told = released.size();
         int acknowledged = released.tell();
         if (acknowledged > 0) {
@@ -231,6 +289,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
             LOG.warn("{}: {} waiting put(s) completed FLUSH_DISK_TIMEOUT because the force failed", THREAD_NAME,
                     told - acknowledged);
         }
+        return acknowledged;
     }
 
     /** Tells every waiter left: {@code PUT_OK} when covered, else {@code FLUSH_DISK_TIMEOUT}. Returns how many. */
