@@ -26,6 +26,9 @@ final class GroupCommitCounters {
     private long gathersEveryoneBack;
     private long gathersTimedOut;
     private long gatherNanos;
+    /** Over the gathers whose bound ran out: puts expected back, and puts that were back. */
+    private long expectedWhenRanOut;
+    private long backWhenRanOut;
     private long forcesStartedAtOnce;
 
     /** One force (commit included) that moved the flushed position by {@code bytes} and released {@code puts}. */
@@ -46,13 +49,18 @@ final class GroupCommitCounters {
         forcesStartedAtOnce++;
     }
 
-    /** A gather for returning writers ended: {@code everyoneBack} or its bound ran out, after {@code nanos}. */
-    void gathered(boolean everyoneBack, long nanos) {
+    /**
+     * A gather for returning writers ended after {@code nanos}, with {@code back} of the {@code expected} puts
+     * waiting (everyone back when {@code back >= expected}, else its bound ran out).
+     */
+    void gathered(int back, int expected, long nanos) {
         gathers++;
-        if (everyoneBack) {
+        if (back >= expected) {
             gathersEveryoneBack++;
         } else {
             gathersTimedOut++;
+            expectedWhenRanOut += expected;
+            backWhenRanOut += back;
         }
         gatherNanos += nanos;
     }
@@ -88,6 +96,7 @@ final class GroupCommitCounters {
                 + ", puts that waited 1/2/3/4+ forces " + Arrays.toString(forcesWaited)
                 + ", next force at once " + forcesStartedAtOnce
                 + ", gathers " + gathers + " (everyone back " + gathersEveryoneBack + ", bound ran out "
-                + gathersTimedOut + ", us/gather " + gatherNanos / g / 1_000 + ")";
+                + gathersTimedOut + " with " + backWhenRanOut + " of " + expectedWhenRanOut + " puts back, us/gather "
+                + gatherNanos / g / 1_000 + ")";
     }
 }

@@ -194,6 +194,7 @@ class GroupCommitGatherTest {
     void theCountersBucketPutsPerForceAndForcesWaited() {
         GroupCommitCounters counters = new GroupCommitCounters();
         counters.force(4096, 1_000_000, 16);
+        counters.gathered(3, 4, 1_000);
         counters.force(1024, 1_000_000, 1);
         for (int i = 1; i <= 6; i++) {
             counters.waited(i);
@@ -206,5 +207,6 @@ class GroupCommitGatherTest {
         String summary = counters.summary();
         assertEquals(true, summary.contains("[0, 1, 0, 0, 0, 1, 0, 0, 0, 0]"), summary);
         assertEquals(true, summary.contains("bytes/force 2560"), summary);
+        assertEquals(true, summary.contains("bound ran out 1 with 3 of 4 puts back"), summary);
     }
 }
