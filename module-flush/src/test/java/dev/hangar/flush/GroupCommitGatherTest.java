@@ -191,6 +191,18 @@ class GroupCommitGatherTest {
     }
 
     @Test
+    void theGatherIsOnByDefaultOverAWriteBufferAndOffOverTheMappingUnlessSet() {
+        StoreConfig mmap = StoreConfig.builder().set(StoreConfigKeys.MAPPED_FILE, "mmap").build();
+        StoreConfig pool = StoreConfig.builder().set(StoreConfigKeys.MAPPED_FILE, "transient-pool").build();
+        StoreConfig mmapSet = StoreConfig.builder().set(StoreConfigKeys.MAPPED_FILE, "mmap")
+                .set(StoreConfigKeys.GROUP_COMMIT_GATHER_PERCENT, 30).build();
+        assertEquals(0, FlushSettings.from(mmap).gatherPercent());
+        assertEquals(StoreConfigKeys.GROUP_COMMIT_GATHER_PERCENT.defaultValue(),
+                FlushSettings.from(pool).gatherPercent());
+        assertEquals(30, FlushSettings.from(mmapSet).gatherPercent(), "set explicitly, it applies to any storage");
+    }
+
+    @Test
     void theCountersBucketPutsPerForceAndForcesWaited() {
         GroupCommitCounters counters = new GroupCommitCounters();
         counters.force(4096, 1_000_000, 16);
