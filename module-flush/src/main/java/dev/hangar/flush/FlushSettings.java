@@ -44,7 +44,7 @@ record FlushSettings(int flushIntervalMillis, int flushLeastPages, int flushThor
     /**
      * The configured gather, except that it is off by default where appends go straight into the shared mapping
      * ({@code mappedFile=mmap}): forcing pages dirtied through the mapping costs in proportion to the pages, so a
-     * larger group does not pay for the wait (measured: 3 of 3 interleaved pairs slower with it, each force 23-27 %
+     * larger group does not pay for the wait (measured: 3 of 3 interleaved pairs slower with it, each force 23-28 %
      * longer for 38 % more bytes). Over a write buffer a force ({@code pwrite} + {@code fdatasync}) costs about the
      * same for 12 or 17 KiB, and the gather was faster in 3 of 3 pairs. Set explicitly, the key applies to any storage.
      */
