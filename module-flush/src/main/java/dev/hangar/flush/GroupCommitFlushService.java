@@ -23,8 +23,20 @@ import org.slf4j.LoggerFactory;
  * pass. Then it looks again at once: if puts were written during the force, the next force starts right away and
  * covers all of them; the thread only sleeps when nothing is written beyond the flushed position. So one fsync
  * acknowledges as many puts as arrived during the previous one, and no waiter covered by a force waits for a
- * later one. The {@link FlushDeadlineWatcher} completes waiters still waiting after {@code syncFlushTimeout} ms
- * with {@code FLUSH_DISK_TIMEOUT}, even if a force hangs.
+ * later one.
+ *
+ * <p>Gathering the writers it just released: in a closed loop (each writer puts again as soon as it is told), a
+ * force that returns releases most writers while few puts are pending; starting the next force at once would cover
+ * only those few, and the released writers, putting again during it, would wait for that force AND the next. So
+ * when a force released more puts than are still waiting, the thread waits, woken by each registration, until as
+ * many puts wait as it saw in that round (released + still waiting), or until {@code groupCommitGatherPercent} % of
+ * that force's time passed, whichever comes first. When at least as many were still waiting as were released, or
+ * more than {@link #MAX_GATHERED_PUTS} in all (many puts in flight), the next force starts at once, as without
+ * gathering. A lonely writer's next put ends the gather as soon as it registers. The {@link GroupCommitCounters}
+ * show the effect (forces each put waited for, puts per force, how gathers ended), logged at shutdown.
+ *
+ * <p>The {@link FlushDeadlineWatcher} completes waiters still waiting after {@code syncFlushTimeout} ms with
+ * {@code FLUSH_DISK_TIMEOUT}, even if a force hangs.
  *
  * <p>Commit, then force: with a write buffer ({@code mappedFile=transient-pool}) appended bytes reach the file only
  * when committed ({@code pwrite} of the buffer), and a force covers only committed bytes. So each round first
@@ -48,6 +60,14 @@ final class GroupCommitFlushService implements FlushCommitLogService {
     private static final long FAILURE_RETRY_MILLIS = 200;
     /** When a force made no progress though puts wait (e.g. the data is not committed yet). */
     private static final long STALLED_RETRY_MILLIS = 5;
+    /**
+     * The most puts a gather waits for: 64 closed-loop writers (the bench's largest closed loop). A gather pays for
+     * closed-loop writers (one put each, back within a small part of a force); hundreds of puts pending at once
+     * come from callers with many puts in flight, who refill while the force runs anyway: waiting for them only
+     * idles the disk (measured with 4 x 256 in flight and no such cap: gathers of 10-14 ms, half of them running
+     * out of their bound).
+     */
+    static final int MAX_GATHERED_PUTS = 64;
     /** A force may stop at a file boundary; a record never spans two files, so a few forces reach any goal. */
     private static final int MAX_FLUSHES_PER_ROUND = 4;
 
@@ -61,6 +81,16 @@ final class GroupCommitFlushService implements FlushCommitLogService {
     private final WaitingPuts waiting = new WaitingPuts();
     /** Reused by the flush thread for every release. */
     private final WaitingPuts.Batch released = new WaitingPuts.Batch();
+    private final GroupCommitCounters counters = new GroupCommitCounters();
+    /** Forces that moved the flushed position so far; written by the flush thread only. */
+    private volatile long forcesDone;
+    /**
+     * Of the last round: the puts it told {@code PUT_OK}, the puts still waiting right after its sweep (before
+     * anyone was told, so no released writer is among them), and how long its commit and force took.
+     */
+    private int lastReleased;
+    private int lastKept;
+    private long lastRoundNanos;
     private final FlushDeadlineWatcher watcher;
     private final ServiceWorker worker;
     private final long timeoutNanos;
@@ -109,13 +139,18 @@ final class GroupCommitFlushService implements FlushCommitLogService {
         if (closed || target.flushedWhere() >= nextOffset) {
             return statusByCoverage(nextOffset);
         }
-        waiting.add(waiter, nextOffset, System.nanoTime() + timeoutNanos);
+        waiting.add(waiter, nextOffset, System.nanoTime() + timeoutNanos, forcesDone);
         worker.wakeup();
         if (closed) {
             // Shutdown's final sweep may have run before our add: make sure nothing is left waiting forever.
             releaseAll(new WaitingPuts.Batch());
         }
         return null;
+    }
+
+    /** What the group commit did so far; for tests (figures written by the flush thread). */
+    GroupCommitCounters counters() {
+        return counters;
     }
 
     /** Puts registered and not yet told; for tests. */
@@ -163,9 +198,38 @@ final class GroupCommitFlushService implements FlushCommitLogService {
             }
             if (!progressed) {
                 worker.await(nextWaitMillis(), true);
+            } else {
+                gatherReturningWriters();
             }
         }
         finishBeforeStop();
+        LOG.info("{}: {}", THREAD_NAME, counters.summary());
+    }
+
+    /**
+     * After a force that released puts: waits for the released writers to put again, unless as many puts were
+     * still waiting as were released, or too many for a closed loop (then the next force starts at once). See the
+     * class comment.
+     */
+    private void gatherReturningWriters() {
+        // Counted at the sweep: a writer told early in the release may already be waiting again by now.
+        int expected = lastReleased + lastKept;
+        if (settings.gatherPercent() == 0 || lastReleased <= lastKept || expected > MAX_GATHERED_PUTS) {
+            counters.startedAtOnce();
+            return;
+        }
+        long start = System.nanoTime();
+        long deadline = start + lastRoundNanos * settings.gatherPercent() / 100;
+        int back;
+        while (true) {
+            back = waiting.size();
+            long remaining = deadline - System.nanoTime();
+            if (back >= expected || remaining <= 0 || worker.isStopping()) {
+                break;
+            }
+            worker.awaitNanos(remaining, true);
+        }
+        counters.gathered(back, expected, System.nanoTime() - start);
     }
 
     /**
@@ -173,6 +237,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
      * puts written during the force instead of waiting.
      */
     private boolean commitRound() {
+        long startNanos = System.nanoTime();
         long flushedBefore = target.flushedWhere();
         // Noted before forcing: everything written so far is in the file, so one force covers it.
         long goal = target.maxWrotePosition();
@@ -183,8 +248,16 @@ final class GroupCommitFlushService implements FlushCommitLogService {
             release(true);
             return false;
         }
-        release(false);
-        return target.flushedWhere() > flushedBefore;
+        long moved = target.flushedWhere() - flushedBefore;
+        if (moved <= 0) {
+            release(false);
+            return false;
+        }
+        lastRoundNanos = System.nanoTime() - startNanos;
+        forcesDone = forcesDone + 1; // the only writer: before the sweep, so it counts this force
+        lastReleased = release(false);
+        counters.force(moved, lastRoundNanos, lastReleased);
+        return true;
     }
 
     /**
@@ -220,8 +293,9 @@ final class GroupCommitFlushService implements FlushCommitLogService {
      * Tells {@code PUT_OK} every waiter the flushed position covers (read now, after the force), and
      * {@code FLUSH_DISK_TIMEOUT} the others when {@code failUncovered} or past their deadline.
      */
-    private void release(boolean failUncovered) {
-        waiting.sweep(target.flushedWhere(), System.nanoTime(), failUncovered, released);
+    private int release(boolean failUncovered) {
+        waiting.sweep(target.flushedWhere(), System.nanoTime(), failUncovered, released, forcesDone, counters);
+        lastKept = waiting.size();
         int told = released.size();
         int acknowledged = released.tell();
         if (acknowledged > 0) {
@@ -231,6 +305,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
             LOG.warn("{}: {} waiting put(s) completed FLUSH_DISK_TIMEOUT because the force failed", THREAD_NAME,
                     told - acknowledged);
         }
+        return acknowledged;
     }
 
     /** Tells every waiter left: {@code PUT_OK} when covered, else {@code FLUSH_DISK_TIMEOUT}. Returns how many. */

@@ -70,7 +70,12 @@ final class ServiceWorker {
      * looks for work, which the waker published before waking.
      */
     void await(long millis, boolean wakeable) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, millis));
+        awaitNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(0, millis)), wakeable);
+    }
+
+    /** As {@link #await(long, boolean)}, bounded in nanoseconds (for waits well under a millisecond). */
+    void awaitNanos(long nanos, boolean wakeable) {
+        long deadline = System.nanoTime() + Math.max(0, nanos);
         while (!stopping && !(wakeable && notified.get())) {
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {

@@ -24,6 +24,8 @@ final class WaitingPuts {
     private FlushWaiter[] waiters = new FlushWaiter[INITIAL_CAPACITY];
     private long[] endOffsets = new long[INITIAL_CAPACITY];
     private long[] deadlines = new long[INITIAL_CAPACITY];
+    /** How many forces had completed when each put registered: tells how many it waited for. */
+    private long[] forcesAtAdd = new long[INITIAL_CAPACITY];
     private int size;
 
     /** Waiters removed by one sweep, with the status each gets; reused by the thread that owns it. */
@@ -63,16 +65,19 @@ final class WaitingPuts {
         }
     }
 
-    void add(FlushWaiter waiter, long endOffset, long deadlineNanos) {
+    /** Registers a put; {@code forcesDone}: how many forces had completed when it registered (for the counters). */
+    void add(FlushWaiter waiter, long endOffset, long deadlineNanos, long forcesDone) {
         synchronized (lock) {
             if (size == waiters.length) {
                 int capacity = size * 2;
                 waiters = Arrays.copyOf(waiters, capacity);
                 endOffsets = Arrays.copyOf(endOffsets, capacity);
                 deadlines = Arrays.copyOf(deadlines, capacity);
+                forcesAtAdd = Arrays.copyOf(forcesAtAdd, capacity);
             }
             waiters[size] = waiter;
             endOffsets[size] = endOffset;
+            forcesAtAdd[size] = forcesDone;
             deadlines[size++] = deadlineNanos;
         }
     }
@@ -95,12 +100,25 @@ final class WaitingPuts {
      * {@code nowNanos}. Returns the earliest deadline left, or {@link Long#MAX_VALUE} when none is left.
      */
     long sweep(long flushedWhere, long nowNanos, boolean failOthers, Batch out) {
+        return sweep(flushedWhere, nowNanos, failOthers, out, 0, null);
+    }
+
+    /**
+     * As {@link #sweep(long, long, boolean, Batch)}, and counts in {@code counters} (when not null) how many forces
+     * each put told {@code PUT_OK} waited for, {@code forcesDone} being the forces completed by now. Only the
+     * thread that owns {@code counters} may pass them.
+     */
+    long sweep(long flushedWhere, long nowNanos, boolean failOthers, Batch out, long forcesDone,
+               GroupCommitCounters counters) {
         synchronized (lock) {
             int kept = 0;
             long earliest = Long.MAX_VALUE;
             for (int i = 0; i < size; i++) {
                 if (endOffsets[i] <= flushedWhere) {
                     out.add(waiters[i], PutMessageStatus.PUT_OK);
+                    if (counters != null) {
+                        counters.waited(forcesDone - forcesAtAdd[i]);
+                    }
                 } else if (failOthers || deadlines[i] - nowNanos <= 0) {
                     out.add(waiters[i], PutMessageStatus.FLUSH_DISK_TIMEOUT);
                 } else {
@@ -108,6 +126,7 @@ final class WaitingPuts {
                         waiters[kept] = waiters[i];
                         endOffsets[kept] = endOffsets[i];
                         deadlines[kept] = deadlines[i];
+                        forcesAtAdd[kept] = forcesAtAdd[i];
                     }
                     if (earliest == Long.MAX_VALUE || deadlines[kept] - earliest < 0) {
                         earliest = deadlines[kept];

@@ -63,6 +63,10 @@ public final class StoreConfigKeys {
             "commitCommitLogThoroughInterval", 200, 0, MAX, "Commit everything at least this often, in ms"));
     public static final ConfigKey<Integer> SYNC_FLUSH_TIMEOUT = add(intKey("syncFlushTimeout", 5000, 1, MAX,
             "How long a SYNC_FLUSH put waits for its fsync before FLUSH_DISK_TIMEOUT, in ms"));
+    public static final ConfigKey<Integer> GROUP_COMMIT_GATHER_PERCENT = add(intKey("groupCommitGatherPercent", 50, 0,
+            100, "SYNC_FLUSH: when a force released more puts than are still waiting (64 in all at most), wait up to"
+                    + " this % of that force's time for the released writers to put again, so the next force covers"
+                    + " them (0: never). Unless set, 0 with mappedFile=mmap, where it measured slower"));
     public static final ConfigKey<Integer> FLUSH_INTERVAL_CONSUME_QUEUE = add(intKey("flushIntervalConsumeQueue", 1000,
             1, MAX, "ConsumeQueue/index flush period in ms"));
     public static final ConfigKey<Integer> FLUSH_CONSUME_QUEUE_LEAST_PAGES = add(intKey("flushConsumeQueueLeastPages", 2,
