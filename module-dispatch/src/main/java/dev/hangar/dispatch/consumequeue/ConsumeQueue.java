@@ -30,6 +30,12 @@ import org.slf4j.LoggerFactory;
  * it is only in memory; a crash loses held units, and recovery re-dispatches them from the CommitLog. While units
  * are held, every access to them takes this object's monitor; once the file exists {@link #pending} is null and
  * nothing here locks.
+ *
+ * <p>A held queue has no {@link MappedFileQueue} either: {@link #materialize()} opens it (through the dispatcher's
+ * {@link FileQueues}) just before it creates the file. With 100 000 new queues in a burst, the directory path and the
+ * file-queue objects were most of what the dispatch thread allocated per new queue, and all of it stayed live into
+ * the next young collection (docs/PERFORMANCE.md). Invariant: {@link #pending} is null only once {@link #files} is
+ * set (it is written first), so every path that finds no held units finds the file queue.
  */
 final class ConsumeQueue {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumeQueue.class);
@@ -37,14 +43,23 @@ final class ConsumeQueue {
     /** Blank units written per append while pre-filling (about one page). */
     private static final int BLANK_UNITS_PER_APPEND = 205;
 
+    /** Opens the file queue of {@code consumequeue/<topic>/<queueId>/} (no disk access until a file is made). */
+    interface FileQueues {
+        MappedFileQueue open(String topic, int queueId);
+    }
+
     private final String topic;
     private final int queueId;
-    private final MappedFileQueue files;
     private final int fileSize;
-    /** Finds the end of the units after a restart and cuts units past a commit-log offset. */
-    private final ConsumeQueueRecovery recovery;
-    /** Encoding buffer of the dispatch thread. */
-    private final byte[] unit = new byte[UNIT_SIZE];
+    /** Opens {@link #files} for a queue created by dispatch; null for a queue loaded from disk. */
+    private final FileQueues fileQueues;
+    /**
+     * This queue's files; null while its units are held in memory and nothing made its file yet. Set once, before
+     * {@link #pending} becomes null.
+     */
+    private volatile MappedFileQueue files;
+    /** Encoding buffer of the dispatch thread, shared by every queue of one dispatcher (only that thread puts). */
+    private final byte[] unit;
 
     /** Commit-log offset one past the last record this queue points at; -1 when it points at none. */
     private volatile long maxPhysicOffset = -1;
@@ -53,27 +68,43 @@ final class ConsumeQueue {
     /** Units held until the file exists; null once it does (or for a loaded queue). Guarded by this monitor. */
     private volatile PendingUnits pending;
 
-    /** A queue whose units go straight to its files (a queue loaded from disk). */
-    ConsumeQueue(String topic, int queueId, MappedFileQueue files) {
-        this(topic, queueId, files, null);
+    /**
+     * A queue whose units go straight to its files (a queue loaded from disk).
+     *
+     * @param unitBuffer the dispatcher's {@link ConsumeQueueFormat#UNIT_SIZE}-byte encoding buffer
+     */
+    ConsumeQueue(String topic, int queueId, MappedFileQueue files, byte[] unitBuffer) {
+        this(topic, queueId, files.mappedFileSize(), null, files, null, unitBuffer);
     }
 
     /**
-     * @param pendingBudget where a new queue's first units are held until {@link #materialize()}; null writes every
-     *                      unit to the file at once
+     * A queue new to the store. With a budget its first units are held in memory and its file queue is opened only
+     * by {@link #materialize()}; without one it is opened now and every unit goes to the file at once.
+     *
+     * @param pendingBudget where the first units are held until {@link #materialize()}, or null
      */
-    ConsumeQueue(String topic, int queueId, MappedFileQueue files, PendingUnits.Budget pendingBudget) {
+    ConsumeQueue(String topic, int queueId, int fileSize, FileQueues fileQueues, PendingUnits.Budget pendingBudget,
+                 byte[] unitBuffer) {
+        this(topic, queueId, fileSize, fileQueues, pendingBudget == null ? fileQueues.open(topic, queueId) : null,
+                pendingBudget, unitBuffer);
+    }
+
+    private ConsumeQueue(String topic, int queueId, int fileSize, FileQueues fileQueues, MappedFileQueue files,
+                         PendingUnits.Budget pendingBudget, byte[] unitBuffer) {
         this.topic = topic;
         this.queueId = queueId;
-        this.files = files;
-        this.fileSize = files.mappedFileSize();
+        this.fileSize = fileSize;
         if (fileSize <= 0 || fileSize % UNIT_SIZE != 0) {
             throw new IllegalArgumentException("ConsumeQueue file size " + fileSize + " is not a positive multiple of "
                     + UNIT_SIZE + " bytes");
         }
-        this.recovery = new ConsumeQueueRecovery(topic, queueId, files);
-        this.pending = pendingBudget != null && files.isEmpty() ? new PendingUnits(pendingBudget, fileSize / UNIT_SIZE)
-                : null;
+        if (unitBuffer.length != UNIT_SIZE) {
+            throw new IllegalArgumentException("unit buffer of " + unitBuffer.length + " bytes, need " + UNIT_SIZE);
+        }
+        this.fileQueues = fileQueues;
+        this.files = files;
+        this.unit = unitBuffer;
+        this.pending = files == null ? new PendingUnits(pendingBudget, fileSize / UNIT_SIZE) : null;
     }
 
     String topic() {
@@ -86,14 +117,14 @@ final class ConsumeQueue {
 
     /** Maps the existing files; false when one has the wrong length. */
     boolean load() {
-        return files.load();
+        return files().load();
     }
 
     /**
      * Finds the end of the written units and trims everything after it (see {@link ConsumeQueueRecovery#recover}).
      */
     void recover() {
-        ConsumeQueueRecovery.RecoveredEnd end = recovery.recover();
+        ConsumeQueueRecovery.RecoveredEnd end = new ConsumeQueueRecovery(topic, queueId, files()).recover();
         if (end == null) {
             return;
         }
@@ -107,6 +138,11 @@ final class ConsumeQueue {
      * {@code correctMinOffset}); to the max offset when no unit does.
      */
     void correctMinOffset(long minCommitLogOffset) {
+        MappedFileQueue files = this.files;
+        if (files == null) {
+            minLogicOffset = 0;
+            return;
+        }
         for (MappedFile file : files.mappedFiles()) {
             SelectedRegion region = file.selectMappedBuffer(0);
             if (region == null) {
@@ -140,6 +176,7 @@ final class ConsumeQueue {
             return true;
         }
         long expected = ConsumeQueueFormat.logicalOffset(queueOffset);
+        MappedFileQueue files = files();
         MappedFile file = files.getLastMappedFile(expected, true);
         if (file == null) {
             LOG.warn("ConsumeQueue {}-{}: no file for logical offset {}", topic, queueId, expected);
@@ -219,6 +256,11 @@ final class ConsumeQueue {
         if (held == null) {
             return true;
         }
+        MappedFileQueue files = this.files;
+        if (files == null) {
+            files = fileQueues.open(topic, queueId);
+            this.files = files;
+        }
         if (held.units() > 0) {
             MappedFile file = files.getLastMappedFile(0, true);
             if (file == null) {
@@ -255,6 +297,7 @@ final class ConsumeQueue {
             return;
         }
         minLogicOffset = expected;
+        MappedFileQueue files = files();
         files.setFlushedWhere(from);
         files.setCommittedWhere(from);
         int until = (int) (expected - from);
@@ -288,6 +331,7 @@ final class ConsumeQueue {
                 }
             }
         }
+        MappedFileQueue files = files();
         return files.isEmpty() ? 0 : ConsumeQueueFormat.queueOffset(files.getMaxOffset());
     }
 
@@ -311,7 +355,7 @@ final class ConsumeQueue {
         if (logical < minLogicOffset) {
             return List.of();
         }
-        MappedFile file = files.findMappedFileByOffset(logical, false);
+        MappedFile file = files().findMappedFileByOffset(logical, false);
         if (file == null) {
             return List.of();
         }
@@ -347,7 +391,8 @@ final class ConsumeQueue {
             throw new IllegalStateException("ConsumeQueue " + topic + "-" + queueId + ": cannot truncate, its units "
                     + "held in memory could not be written to a file");
         }
-        ConsumeQueueRecovery.Truncation truncation = recovery.truncate(phyOffset);
+        ConsumeQueueRecovery.Truncation truncation = new ConsumeQueueRecovery(topic, queueId, files())
+                .truncate(phyOffset);
         maxPhysicOffset = truncation.maxPhysicOffset();
         long cut = truncation.cut();
         if (cut < 0) {
@@ -362,6 +407,10 @@ final class ConsumeQueue {
 
     /** Deletes head files whose last unit points below {@code minCommitLogOffset}; corrects the min offset. */
     int deleteExpired(long minCommitLogOffset) {
+        MappedFileQueue files = this.files;
+        if (files == null) {
+            return 0;
+        }
         int deleted = files.deleteExpiredFileByOffset(minCommitLogOffset, UNIT_SIZE);
         correctMinOffset(minCommitLogOffset);
         return deleted;
@@ -375,6 +424,10 @@ final class ConsumeQueue {
         if (leastPages == 0 && !materialize()) {
             throw new IOException("ConsumeQueue " + topic + "-" + queueId + ": could not create its file for the "
                     + "units held in memory");
+        }
+        MappedFileQueue files = this.files;
+        if (files == null) {
+            return; // units held in memory, nothing on disk to force yet
         }
         if (leastPages > 0) {
             files.flush(leastPages);
@@ -391,6 +444,19 @@ final class ConsumeQueue {
             LOG.error("ConsumeQueue {}-{}: units held in memory are lost at shutdown; they are re-dispatched from the "
                     + "CommitLog only after an unclean exit", topic, queueId);
         }
-        files.shutdown(intervalForcibly);
+        MappedFileQueue files = this.files;
+        if (files != null) {
+            files.shutdown(intervalForcibly);
+        }
+    }
+
+    /** The file queue where no units can be held (see the class comment's invariant). */
+    private MappedFileQueue files() {
+        MappedFileQueue files = this.files;
+        if (files == null) {
+            throw new IllegalStateException("ConsumeQueue " + topic + "-" + queueId + " holds its units in memory and "
+                    + "has no file queue yet");
+        }
+        return files;
     }
 }

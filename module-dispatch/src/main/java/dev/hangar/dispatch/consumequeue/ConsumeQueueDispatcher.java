@@ -9,6 +9,7 @@ import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.spi.dispatch.DispatcherContext;
 import dev.hangar.spi.flush.Checkpoint;
 import dev.hangar.spi.format.ConsumeQueueFormat;
+import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.mapped.MappedStorage;
 import dev.hangar.spi.mapped.QueueRole;
 import dev.hangar.spi.message.MessageSysFlag;
@@ -60,6 +61,10 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     private final long destroyIntervalForcibly;
     private final ConcurrentMap<String, ConcurrentMap<Integer, ConsumeQueue>> queues = new ConcurrentHashMap<>();
     private final PendingUnits.Budget pendingUnits;
+    /** Opens a queue's files; one instance for all queues, so a new queue allocates no opener of its own. */
+    private final ConsumeQueue.FileQueues fileQueues = this::openFiles;
+    /** The dispatch thread's unit encoding buffer, shared by every queue (only that thread puts). */
+    private final byte[] unitBuffer = new byte[ConsumeQueueFormat.UNIT_SIZE];
 
     public ConsumeQueueDispatcher(DispatcherContext context) {
         this.root = context.storeRoot().resolve("consumequeue");
@@ -96,7 +101,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
                 if (queueId == null) {
                     continue;
                 }
-                ConsumeQueue queue = newQueue(topic, queueId, null);
+                ConsumeQueue queue = new ConsumeQueue(topic, queueId, openFiles(topic, queueId), unitBuffer);
                 if (!queue.load()) {
                     throw new IllegalStateException("cannot load ConsumeQueue " + queueDir + ": a file's length is not "
                             + "mappedFileSizeConsumeQueue (" + fileSize + " bytes); fix the setting or the files");
@@ -132,11 +137,10 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
         return null;
     }
 
-    /** @param pendingBudget non-null for a queue new to the store: its first units wait in memory for its file */
-    private ConsumeQueue newQueue(String topic, int queueId, PendingUnits.Budget pendingBudget) {
+    /** The file queue of {@code <root>/<topic>/<queueId>/}; touches no file until one is made or loaded. */
+    private MappedFileQueue openFiles(String topic, int queueId) {
         Path dir = root.resolve(topic).resolve(Integer.toString(queueId));
-        return new ConsumeQueue(topic, queueId, storage.openQueue(dir, fileSize, QueueRole.CONSUME_QUEUE),
-                pendingBudget);
+        return storage.openQueue(dir, fileSize, QueueRole.CONSUME_QUEUE);
     }
 
     /**
@@ -192,7 +196,8 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
             throw new IllegalArgumentException("negative queue id " + queueId + " for topic " + topic);
         }
         return queues.computeIfAbsent(topic, t -> new ConcurrentHashMap<>())
-                .computeIfAbsent(queueId, id -> newQueue(topic, id, pendingUnits));
+                .computeIfAbsent(queueId,
+                        id -> new ConsumeQueue(topic, id, fileSize, fileQueues, pendingUnits, unitBuffer));
     }
 
     /** A topic names a directory: refuse anything that would leave {@code consumequeue/}. */
