@@ -16,6 +16,16 @@ public interface BenchEngine extends AutoCloseable {
     /** Messages readable by queue offset: the queues' max offsets summed. */
     long readableByOffset();
 
+    /** True when the engine has queues, so that {@link #maxOffsetInQueue} answers ({@link ReadableCursor}). */
+    default boolean readsByQueue() {
+        return false;
+    }
+
+    /** The max offset of one queue: how many of its messages are readable. Only when {@link #readsByQueue()}. */
+    default long maxOffsetInQueue(String topic, int queue) {
+        throw new UnsupportedOperationException(name() + " has no queues");
+    }
+
     /** True when a key query (in its topic) finds message number {@code message} by its key. */
     boolean findsKey(int message);
 

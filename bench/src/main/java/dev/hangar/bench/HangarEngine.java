@@ -120,6 +120,16 @@ public final class HangarEngine implements BenchEngine {
     }
 
     @Override
+    public boolean readsByQueue() {
+        return true;
+    }
+
+    @Override
+    public long maxOffsetInQueue(String topic, int queue) {
+        return store.getMaxOffsetInQueue(topic, queue);
+    }
+
+    @Override
     public boolean findsKey(int message) {
         return !store.queryMessage(workload.topicOf(message), Workload.key(message), 1, 0, Long.MAX_VALUE).messages()
                 .isEmpty();

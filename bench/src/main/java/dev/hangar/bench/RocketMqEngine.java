@@ -168,6 +168,16 @@ public final class RocketMqEngine implements BenchEngine {
     }
 
     @Override
+    public boolean readsByQueue() {
+        return true;
+    }
+
+    @Override
+    public long maxOffsetInQueue(String topic, int queue) {
+        return store.getMaxOffsetInQueue(topic, queue);
+    }
+
+    @Override
     public boolean findsKey(int message) {
         QueryMessageResult r = store.queryMessage(workload.topicOf(message), Workload.key(message), 1, 0,
                 Long.MAX_VALUE);

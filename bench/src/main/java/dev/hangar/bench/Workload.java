@@ -184,7 +184,12 @@ public record Workload(String name, String title, int messageSize, int threads, 
 
     /** The topic of the message (or batch) starting at message index {@code first}. */
     public String topicOf(int first) {
-        return topics == 1 ? TOPIC : TOPIC + ((first / batchSize / QUEUES) % topics);
+        return topics == 1 ? TOPIC : TOPIC + topicIndexOf(first);
+    }
+
+    /** The index in {@link #topicNames()} of the topic of the message (or batch) starting at {@code first}. */
+    public int topicIndexOf(int first) {
+        return topics == 1 ? 0 : (first / batchSize / QUEUES) % topics;
     }
 
     /** Every topic the workload writes. */
