@@ -10,6 +10,7 @@ import dev.hangar.compat.support.Dataset;
 import dev.hangar.compat.support.Datasets;
 import dev.hangar.compat.support.Findings;
 import dev.hangar.compat.support.HangarSide;
+import dev.hangar.compat.support.MessageSpec;
 import dev.hangar.compat.support.RocketSide;
 import dev.hangar.compat.support.StoreGeometry;
 import dev.hangar.compat.support.StoreReader;
@@ -36,6 +37,8 @@ class CrashInterplayTest {
     private static final String HOST = StoreGeometry.IPV4_STORE_HOST;
     /** 201 puts: the last is a single 30 KB message (a torn record spans half a file). */
     private static final int PUTS = 201;
+    /** A ConsumeQueue flush period (regular and full) longer than any test: no flush runs before the copy. */
+    private static final int NO_FLUSH_WHILE_THE_TEST_RUNS_MS = 3_600_000;
 
     @TempDir
     Path dir;
@@ -88,6 +91,33 @@ class CrashInterplayTest {
     void rocketMqRecoversACopyOfARunningHangarStore() throws Exception {
         Dataset ds = Datasets.mixed("hangar-running", "W", PUTS, HOST);
         try (HangarSide hangar = HangarSide.open(running, HOST)) {
+            hangar.write(ds);
+            Await.dispatched(hangar, ds.queueCounts());
+            CommitLogFiles.copyStore(running, dir);
+        }
+        assertTrue(Files.exists(dir.resolve("abort")), "a copy of a running store carries the abort marker");
+        Findings findings = new Findings();
+        try (RocketSide rocket = RocketSide.open(dir, HOST)) {
+            checkAll(findings, rocket, ds);
+        }
+        findings.assertNone();
+    }
+
+    /**
+     * The copy is taken before the ConsumeQueue flush thread ever ran, so it holds only what dispatch itself wrote to
+     * the files. RocketMQ 4.9.8 re-dispatches what is missing during its recovery, before it loads its delay
+     * levels; there it writes a delayed record's tag hash as the unit's tags code, not its deliver time. Hangar
+     * must therefore have written the schedule topic's units itself, with their deliver times: this fails when
+     * they wait in memory for the flush side (a new queue's first units do) or when Hangar wrote a wrong one.
+     */
+    @Test
+    void rocketMqRecoversACopyOfARunningHangarStoreTakenBeforeAnyConsumeQueueFlush() throws Exception {
+        Dataset ds = Datasets.mixed("hangar-running-unflushed", "V", PUTS, HOST);
+        assertTrue(ds.queueCounts().keySet().stream().anyMatch(q -> q.startsWith(MessageSpec.SCHEDULE_TOPIC)),
+                "the dataset holds delayed messages: " + ds.queueCounts().keySet());
+        String never = Integer.toString(NO_FLUSH_WHILE_THE_TEST_RUNS_MS);
+        try (HangarSide hangar = HangarSide.open(running, HOST, "flushIntervalConsumeQueue", never,
+                "flushConsumeQueueThoroughInterval", never)) {
             hangar.write(ds);
             Await.dispatched(hangar, ds.queueCounts());
             CommitLogFiles.copyStore(running, dir);

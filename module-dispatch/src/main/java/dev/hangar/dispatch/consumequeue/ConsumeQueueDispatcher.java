@@ -12,6 +12,7 @@ import dev.hangar.spi.format.ConsumeQueueFormat;
 import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.mapped.MappedStorage;
 import dev.hangar.spi.mapped.QueueRole;
+import dev.hangar.spi.message.MessageConst;
 import dev.hangar.spi.message.MessageSysFlag;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -197,7 +198,20 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
         }
         return queues.computeIfAbsent(topic, t -> new ConcurrentHashMap<>())
                 .computeIfAbsent(queueId,
-                        id -> new ConsumeQueue(topic, id, fileSize, fileQueues, pendingUnits, unitBuffer));
+                        id -> new ConsumeQueue(topic, id, fileSize, fileQueues, pendingBudgetFor(topic), unitBuffer));
+    }
+
+    /**
+     * Where a new queue of {@code topic} holds its first units: nowhere for the schedule topic, whose units go to
+     * the file at once. RocketMQ 4.9.8 recovers a store after a crash before it loads its delay-level table, so
+     * re-dispatching a delayed record there it writes the tag hash as the unit's tags code instead of the deliver
+     * time (and its schedule service then delivers the message at once). Units in the file (page cache) survive a
+     * process crash and a copy of the running store, and that recovery keeps them; held units would not be there.
+     * The schedule topic has at most one queue per delay level, so its files cost the dispatch thread nothing
+     * that matters.
+     */
+    private PendingUnits.Budget pendingBudgetFor(String topic) {
+        return MessageConst.SCHEDULE_TOPIC.equals(topic) ? null : pendingUnits;
     }
 
     /** A topic names a directory: refuse anything that would leave {@code consumequeue/}. */

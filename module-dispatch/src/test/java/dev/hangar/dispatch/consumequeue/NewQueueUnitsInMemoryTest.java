@@ -9,6 +9,7 @@ import dev.hangar.spi.dispatch.CommitLogDispatcher;
 import dev.hangar.spi.dispatch.ConsumeQueueView;
 import dev.hangar.spi.dispatch.CqUnit;
 import dev.hangar.spi.format.ConsumeQueueFormat;
+import dev.hangar.spi.message.MessageConst;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -154,6 +155,28 @@ class NewQueueUnitsInMemoryTest {
         assertEquals(40, view.minOffset("Late", 0));
         assertEquals(41, view.maxOffset("Late", 0));
         assertEquals(123_000, view.read("Late", 0, 40, 1).get(0).commitLogOffset());
+    }
+
+    @Test
+    void aScheduleTopicQueueWritesItsFirstUnitsToItsFileAtOnce() throws IOException {
+        // RocketMQ 4.9.8 re-dispatches a crashed store's delayed records before it loads its delay levels and then
+        // writes tag hashes instead of deliver times: the schedule topic's units must be in the file (page cache)
+        String schedule = MessageConst.SCHEDULE_TOPIC;
+        dispatch(schedule, 17, 0, 2);
+        dispatch("Plain", 17, 0, 2);
+
+        assertEquals(2L * ConsumeQueueFormat.UNIT_SIZE, ((ConsumeQueueDispatcher) dispatcher).heldUnitBytes(),
+                "only the plain queue holds units");
+        assertFalse(Files.exists(firstFile("Plain", 17)));
+        ByteBuffer file = ByteBuffer.wrap(Files.readAllBytes(firstFile(schedule, 17)));
+        List<CqUnit> read = view.read(schedule, 17, 0, 10);
+        assertEquals(2, read.size());
+        for (int i = 0; i < 2; i++) {
+            int at = i * ConsumeQueueFormat.UNIT_SIZE;
+            assertEquals(phy(schedule, i), ConsumeQueueFormat.commitLogOffset(file, at), "unit " + i);
+            assertEquals(MSG_SIZE, ConsumeQueueFormat.size(file, at), "unit " + i);
+            assertEquals(read.get(i).tagsCode(), ConsumeQueueFormat.tagsCode(file, at), "unit " + i);
+        }
     }
 
     @Test
