@@ -89,18 +89,7 @@ class CrashInterplayTest {
 
     @Test
     void rocketMqRecoversACopyOfARunningHangarStore() throws Exception {
-        Dataset ds = Datasets.mixed("hangar-running", "W", PUTS, HOST);
-        try (HangarSide hangar = HangarSide.open(running, HOST)) {
-            hangar.write(ds);
-            Await.dispatched(hangar, ds.queueCounts());
-            CommitLogFiles.copyStore(running, dir);
-        }
-        assertTrue(Files.exists(dir.resolve("abort")), "a copy of a running store carries the abort marker");
-        Findings findings = new Findings();
-        try (RocketSide rocket = RocketSide.open(dir, HOST)) {
-            checkAll(findings, rocket, ds);
-        }
-        findings.assertNone();
+        rocketMqRecoversACopyOfHangarRunningWith(Datasets.mixed("hangar-running", "W", PUTS, HOST));
     }
 
     /**
@@ -116,8 +105,13 @@ class CrashInterplayTest {
         assertTrue(ds.queueCounts().keySet().stream().anyMatch(q -> q.startsWith(MessageSpec.SCHEDULE_TOPIC)),
                 "the dataset holds delayed messages: " + ds.queueCounts().keySet());
         String never = Integer.toString(NO_FLUSH_WHILE_THE_TEST_RUNS_MS);
-        try (HangarSide hangar = HangarSide.open(running, HOST, "flushIntervalConsumeQueue", never,
-                "flushConsumeQueueThoroughInterval", never)) {
+        rocketMqRecoversACopyOfHangarRunningWith(ds, "flushIntervalConsumeQueue", never,
+                "flushConsumeQueueThoroughInterval", never);
+    }
+
+    /** Hangar (with {@code settings}) writes {@code ds}; RocketMQ opens a copy taken while it runs and holds it all. */
+    private void rocketMqRecoversACopyOfHangarRunningWith(Dataset ds, String... settings) throws Exception {
+        try (HangarSide hangar = HangarSide.open(running, HOST, settings)) {
             hangar.write(ds);
             Await.dispatched(hangar, ds.queueCounts());
             CommitLogFiles.copyStore(running, dir);
