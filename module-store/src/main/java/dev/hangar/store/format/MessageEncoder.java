@@ -92,9 +92,15 @@ public final class MessageEncoder {
             failure = "body of " + body.length + " bytes exceeds maxMessageSize " + maxMessageSize;
             return PutMessageStatus.MESSAGE_ILLEGAL;
         }
-        byte[] topic = topicBytes(m.topic());
-        if (topic.length > MAX_TOPIC_LENGTH) {
-            failure = "topic of " + topic.length + " bytes exceeds " + MAX_TOPIC_LENGTH;
+        String topicName = m.topic();
+        int topicLength = asciiLength(topicName);
+        // ASCII topics (all RocketMQ allows) are copied char by char; others go through the per-thread cache
+        byte[] topicUtf8 = topicLength < 0 ? topicBytes(topicName) : null;
+        if (topicUtf8 != null) {
+            topicLength = topicUtf8.length;
+        }
+        if (topicLength > MAX_TOPIC_LENGTH) {
+            failure = "topic of " + topicLength + " bytes exceeds " + MAX_TOPIC_LENGTH;
             return PutMessageStatus.MESSAGE_ILLEGAL;
         }
         int sysFlag = m.sysFlag() | extraFlags;
@@ -102,7 +108,7 @@ public final class MessageEncoder {
                 ? sysFlag | MessageSysFlag.BORNHOST_V6_FLAG : sysFlag & ~MessageSysFlag.BORNHOST_V6_FLAG;
         sysFlag = storeHost.getAddress() instanceof Inet6Address
                 ? sysFlag | MessageSysFlag.STOREHOST_V6_FLAG : sysFlag & ~MessageSysFlag.STOREHOST_V6_FLAG;
-        ensureCapacity(CommitLogRecordFormat.recordLength(sysFlag, body.length, topic.length, 0));
+        ensureCapacity(CommitLogRecordFormat.recordLength(sysFlag, body.length, topicLength, 0));
 
         crc.reset();
         crc.update(body, 0, body.length);
@@ -125,8 +131,14 @@ public final class MessageEncoder {
                 .putLong(m.preparedTransactionOffset())
                 .putInt(body.length)
                 .put(body)
-                .put((byte) topic.length)
-                .put(topic);
+                .put((byte) topicLength);
+        if (topicUtf8 == null) {
+            for (int i = 0; i < topicLength; i++) {
+                buffer.put((byte) topicName.charAt(i));
+            }
+        } else {
+            buffer.put(topicUtf8);
+        }
         int propsLengthAt = buffer.position();
         buffer.putShort((short) 0);
         propertyWriter.reset();
@@ -148,7 +160,22 @@ public final class MessageEncoder {
         return PutMessageStatus.PUT_OK;
     }
 
-    /** UTF-8 bytes of a topic, cached per thread: producers use a handful of topics. */
+    /** The UTF-8 length of {@code s} when it is all ASCII (one byte per char), else -1. */
+    private static int asciiLength(String s) {
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            if (s.charAt(i) >= 0x80) {
+                return -1;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * UTF-8 bytes of a non-ASCII topic, cached per thread. ASCII topics never come here: a cache of them thrashed
+     * once a producer used more than {@link #TOPIC_CACHE_LIMIT} topics (12 500 in the 100 000-queue bench row), and
+     * each miss allocated the topic's bytes.
+     */
     private byte[] topicBytes(String topic) {
         byte[] cached = topicCache.get(topic);
         if (cached == null) {
