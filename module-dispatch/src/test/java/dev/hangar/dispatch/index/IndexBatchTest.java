@@ -130,14 +130,14 @@ class IndexBatchTest {
     }
 
     /** Waits (up to 30 s) until the query thread parks on the file's lock. */
-    private static void awaitBlocked(AtomicReference<Thread> thread) throws InterruptedException {
+    private static void awaitBlocked(AtomicReference<Thread> thread) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             Thread t = thread.get();
             if (t != null && t.getState() == Thread.State.WAITING) {
                 return;
             }
-            Thread.sleep(5);
+            Thread.yield(); // a condition polled, not a timed sleep: the query thread parks within microseconds
         }
         assertTrue(false, "the query thread never waited for the batch");
     }
