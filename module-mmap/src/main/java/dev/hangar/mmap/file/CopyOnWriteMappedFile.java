@@ -116,7 +116,7 @@ public class CopyOnWriteMappedFile extends DefaultMappedFile {
         if (DirtyPages.worthPersisting(committed, wrote, isFull(), leastPages)) {
             if (hold()) {
                 try {
-                    writeToChannel(committed, wrote);
+                    PositionalWrites.writeRange(channel(), committerView, committed, wrote);
                     committedPosition.set(wrote);
                     dropCommittedPages(wrote);
                 } finally {
@@ -128,19 +128,6 @@ public class CopyOnWriteMappedFile extends DefaultMappedFile {
             }
         }
         return committedPosition.get();
-    }
-
-    private void writeToChannel(int from, int to) throws IOException {
-        FileChannel channel = channel();
-        if (channel == null) {
-            throw new ClosedChannelException();
-        }
-        ByteBuffer pending = committerView;
-        pending.clear().position(from).limit(to);
-        long filePosition = from;
-        while (pending.hasRemaining()) {
-            filePosition += channel.write(pending, filePosition);
-        }
     }
 
     /**

@@ -100,7 +100,7 @@ public class PooledMappedFile extends DefaultMappedFile {
         if (DirtyPages.worthPersisting(committed, wrote, isFull(), leastPages)) {
             if (hold()) {
                 try {
-                    writeToChannel(committed, wrote);
+                    PositionalWrites.writeRange(channel(), committerView, committed, wrote);
                     committedPosition.set(wrote);
                 } finally {
                     release();
@@ -114,19 +114,6 @@ public class PooledMappedFile extends DefaultMappedFile {
             giveBufferBack();
         }
         return committedPosition.get();
-    }
-
-    private void writeToChannel(int from, int to) throws IOException {
-        FileChannel channel = channel();
-        if (channel == null) {
-            throw new ClosedChannelException();
-        }
-        ByteBuffer pending = committerView;
-        pending.clear().position(from).limit(to);
-        long filePosition = from;
-        while (pending.hasRemaining()) {
-            filePosition += channel.write(pending, filePosition);
-        }
     }
 
     @Override
