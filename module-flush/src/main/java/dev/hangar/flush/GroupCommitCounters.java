@@ -30,6 +30,8 @@ final class GroupCommitCounters {
     private long expectedWhenRanOut;
     private long backWhenRanOut;
     private long forcesStartedAtOnce;
+    /** Puts of the current sweep that waited for more than one force; taken by {@link #takeSweptAfterMoreForces()}. */
+    private int sweptAfterMoreForces;
 
     /** One force (commit included) that moved the flushed position by {@code bytes} and released {@code puts}. */
     void force(long bytes, long nanos, int puts) {
@@ -42,6 +44,16 @@ final class GroupCommitCounters {
     /** A put told {@code PUT_OK} after {@code forces} forces completed since it registered (at least one). */
     void waited(long forces) {
         forcesWaited[(int) Math.max(0, Math.min(WAITED_BUCKETS - 1, forces - 1))]++;
+        if (forces > 1) {
+            sweptAfterMoreForces++;
+        }
+    }
+
+    /** The puts counted by {@link #waited} since the last call that waited for more than one force. */
+    int takeSweptAfterMoreForces() {
+        int n = sweptAfterMoreForces;
+        sweptAfterMoreForces = 0;
+        return n;
     }
 
     /** After a force: the next one started at once (enough was pending, or nobody was released). */

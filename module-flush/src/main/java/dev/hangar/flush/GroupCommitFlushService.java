@@ -230,6 +230,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
             worker.awaitNanos(remaining, true);
         }
         counters.gathered(back, expected, System.nanoTime() - start);
+        statistics.recordGather(back < expected);
     }
 
     /**
@@ -297,9 +298,10 @@ final class GroupCommitFlushService implements FlushCommitLogService {
         waiting.sweep(target.flushedWhere(), System.nanoTime(), failUncovered, released, forcesDone, counters);
         lastKept = waiting.size();
         int told = released.size();
+        int waitedMoreThanOneForce = counters.takeSweptAfterMoreForces();
         int acknowledged = released.tell();
         if (acknowledged > 0) {
-            statistics.recordGroupCommit(acknowledged);
+            statistics.recordGroupCommit(acknowledged, waitedMoreThanOneForce);
         }
         if (failUncovered && told > acknowledged) {
             LOG.warn("{}: {} waiting put(s) completed FLUSH_DISK_TIMEOUT because the force failed", THREAD_NAME,

@@ -115,6 +115,11 @@ class GroupCommitGatherTest {
                 assertEquals(8, service.counters().putsThatWaitedForces(1), "every put waited for one force");
                 // The first gather saw everyone back; the next one (after the second force) finds nobody coming.
                 assertEquals(1, service.counters().gathersEveryoneBack(), "one gather ended with everyone back");
+                // What stat and /metrics show: the same figures through the statistics the store reads.
+                assertEquals(8, f.statistics.groupCommitRequests());
+                assertEquals(0, f.statistics.requestsThatWaitedMoreThanOneForce(), "nobody waited for two forces");
+                assertEquals(service.counters().gathers(), f.statistics.gathers());
+                assertEquals(service.counters().gathersTimedOut(), f.statistics.gathersBoundRanOut());
             } finally {
                 permits.release(1_000); // the shutdown's flush must not wait, even after a failure
             }
@@ -146,6 +151,7 @@ class GroupCommitGatherTest {
                 // The first gather ran out; the one after the lonely put's force may have too (nobody came back).
                 assertEquals(true, service.counters().gathersTimedOut() >= 1);
                 assertEquals(0, service.counters().gathersEveryoneBack(), "no gather saw everyone back");
+                assertEquals(f.statistics.gathers(), f.statistics.gathersBoundRanOut(), "every gather ran out");
             } finally {
                 permits.release(1_000);
             }
@@ -184,6 +190,8 @@ class GroupCommitGatherTest {
                 waitFor("the counters to see the third force", () -> service.counters().forces() == 3);
                 assertEquals(3, service.counters().putsThatWaitedForces(2), "three puts waited for two forces");
                 assertEquals(0, service.counters().gathers());
+                assertEquals(3, f.statistics.requestsThatWaitedMoreThanOneForce(), "as stat and /metrics show it");
+                assertEquals(0, f.statistics.gathers());
             } finally {
                 permits.release(1_000);
             }

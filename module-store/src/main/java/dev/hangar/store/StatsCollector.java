@@ -61,6 +61,7 @@ final class StatsCollector {
     private static StatsSnapshot.Flush flush(FlushStatistics f) {
         return new StatsSnapshot.Flush(f.flushes(), f.flushedBytes(), Math.round(f.bytesPerFlush()), f.flushFailures(),
                 f.commits(), f.groupCommits(), Math.round(f.requestsPerGroupCommit() * 100) / 100.0,
+                f.groupCommitRequests(), f.requestsThatWaitedMoreThanOneForce(), f.gathers(), f.gathersBoundRanOut(),
                 StatsSnapshot.Latency.of(f.fsyncLatency()));
     }
 

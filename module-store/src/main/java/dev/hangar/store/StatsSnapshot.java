@@ -118,8 +118,16 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
         }
     }
 
+    /**
+     * The flush service's counters. The group-commit ones say how well SYNC_FLUSH puts share forces:
+     * {@code groupCommitPutsWaitedMoreThanOneForce} of {@code groupCommitPuts} arrived while a force ran and waited
+     * for the next as well; {@code gathers} are pauses between forces for the released writers to put again
+     * (key {@code groupCommitGatherPercent}), {@code gathersBoundRanOut} of them ended on their time bound.
+     */
     public record Flush(long flushes, long flushedBytes, long bytesPerFlush, long failures, long commits,
-                        long groupCommits, double requestsPerGroupCommit, Latency fsyncLatencyMicros) {
+                        long groupCommits, double requestsPerGroupCommit, long groupCommitPuts,
+                        long groupCommitPutsWaitedMoreThanOneForce, long gathers, long gathersBoundRanOut,
+                        Latency fsyncLatencyMicros) {
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("flushes", flushes);
@@ -129,6 +137,10 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
             m.put("commits", commits);
             m.put("groupCommits", groupCommits);
             m.put("requestsPerGroupCommit", requestsPerGroupCommit);
+            m.put("groupCommitPuts", groupCommitPuts);
+            m.put("groupCommitPutsWaitedMoreThanOneForce", groupCommitPutsWaitedMoreThanOneForce);
+            m.put("gathers", gathers);
+            m.put("gathersBoundRanOut", gathersBoundRanOut);
             m.put("fsyncLatencyMicros", fsyncLatencyMicros.toMap());
             return m;
         }

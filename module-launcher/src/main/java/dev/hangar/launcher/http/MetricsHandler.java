@@ -48,6 +48,15 @@ final class MetricsHandler implements Router.Handler {
             w.counter("hangar_flush_failures_total", "Commit-log flushes that failed", flush.failures());
             w.counter("hangar_flushed_bytes_total", "Commit-log bytes flushed", flush.flushedBytes());
             w.histogram("hangar_flush_latency_microseconds", "Latency of commit-log fsyncs", flush.fsyncLatencyMicros());
+            w.counter("hangar_group_commit_puts_total", "SYNC_FLUSH puts completed by a group commit",
+                    flush.groupCommitPuts());
+            w.counter("hangar_group_commit_puts_waited_more_than_one_force_total", "SYNC_FLUSH puts that arrived "
+                    + "while a force ran and so waited for the next one too", flush.groupCommitPutsWaitedMoreThanOneForce());
+            Map<String, Long> gathers = new LinkedHashMap<>();
+            gathers.put("everyone_back", flush.gathers() - flush.gathersBoundRanOut());
+            gathers.put("bound_ran_out", flush.gathersBoundRanOut());
+            w.counters("hangar_group_commit_gathers_total", "Pauses between two forces for the released writers to "
+                    + "put again, by how they ended", "outcome", gathers);
             w.gauge("hangar_dispatch_behind_bytes", "Commit-log bytes written but not yet dispatched",
                     snapshot.dispatch().behindBytes());
             Map<String, Long> lag = new LinkedHashMap<>();

@@ -59,7 +59,9 @@ class MetricsAndAuthTest {
             for (String name : List.of("hangar_puts_total", "hangar_flushes_total", "hangar_dispatch_behind_bytes",
                     "hangar_disk_used_ratio", "hangar_commitlog_files", "hangar_commitlog_max_offset", "hangar_writable",
                     "hangar_put_latency_microseconds_count", "hangar_flush_latency_microseconds_count",
-                    "hangar_put_failures_total{status=\"MESSAGE_ILLEGAL\"}")) {
+                    "hangar_put_failures_total{status=\"MESSAGE_ILLEGAL\"}", "hangar_group_commit_puts_total",
+                    "hangar_group_commit_puts_waited_more_than_one_force_total",
+                    "hangar_group_commit_gathers_total{outcome=\"bound_ran_out\"}")) {
                 assertTrue(samples.containsKey(name), name + " missing:\n" + metrics.body());
             }
             assertEquals(3.0, samples.get("hangar_puts_total"));
