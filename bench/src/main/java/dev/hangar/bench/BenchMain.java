@@ -1,5 +1,6 @@
 package dev.hangar.bench;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -143,12 +144,12 @@ public final class BenchMain {
             // what is measured so far, for a run that does not reach its end
             Files.writeString(partial, new Report(Machine.describe(), "(partial) bench/run.sh", rounds, workloads,
                     runs, device, new Report.RunFacts(stallSeconds, pacedRates, expected,
-                    Duration.ofNanos(System.nanoTime() - started))).markdown());
+                    Duration.ofNanos(System.nanoTime() - started), blockBytes(storeDir))).markdown());
         }
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         String command = "bench/run.sh" + (args.length == 0 ? "" : " " + String.join(" ", args));
         Report report = new Report(Machine.describe(), command, rounds, workloads, runs, device,
-                new Report.RunFacts(stallSeconds, pacedRates, expected, took));
+                new Report.RunFacts(stallSeconds, pacedRates, expected, took, blockBytes(storeDir)));
         Files.createDirectories(out.toAbsolutePath().getParent());
         String existing = Files.exists(out) ? Files.readString(out) : "";
         Files.writeString(out, GeneratedSections.merge(existing, report.markdown()));
@@ -305,5 +306,14 @@ public final class BenchMain {
 
     private static void usage() {
         System.err.print(USAGE.formatted(String.join(", ", Workload.all(false).stream().map(Workload::name).toList())));
+    }
+
+    /** The block size of the file system under {@code dir}; 4 KiB (ext4's and XFS's default) if it cannot be read. */
+    private static long blockBytes(Path dir) {
+        try {
+            return Files.getFileStore(dir).getBlockSize();
+        } catch (IOException | UnsupportedOperationException e) {
+            return 4096;
+        }
     }
 }

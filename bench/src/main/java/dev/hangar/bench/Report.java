@@ -30,7 +30,12 @@ public final class Report implements Targets.Medians {
      * @param expected     the duration estimated before the run
      * @param took         the run's actual duration
      */
-    public record RunFacts(int stallSeconds, Map<String, Double> pacedRates, Duration expected, Duration took) {
+    /** @param blockBytes the block size of the file system the stores were made on (a directory takes one) */
+    public record RunFacts(int stallSeconds, Map<String, Double> pacedRates, Duration expected, Duration took,
+                           long blockBytes) {
+        public RunFacts(int stallSeconds, Map<String, Double> pacedRates, Duration expected, Duration took) {
+            this(stallSeconds, pacedRates, expected, took, 4096);
+        }
     }
 
     public Report(Machine machine, String command, int rounds, List<Workload> workloads, List<RunResult> runs,
@@ -201,12 +206,17 @@ public final class Report implements Targets.Medians {
     }
 
     String targets() {
-        StringBuilder t = new StringBuilder("| target | measured (median) | verdict |\n|---|---|---|\n");
-        for (Targets.Row r : new Targets(this, runs, fsyncLatencySeconds(), facts.stallSeconds()).rows()) {
+        StringBuilder t = new StringBuilder("| target | measured (median) | verdict | bound measured in this run |\n"
+                + "|---|---|---|---|\n");
+        for (Targets.Row r : targetRows()) {
             t.append("| ").append(r.target()).append(" | ").append(r.measured()).append(" | ").append(r.verdict())
-                    .append(" |\n");
+                    .append(" | ").append(r.bound()).append(" |\n");
         }
         return t.toString();
+    }
+
+    private List<Targets.Row> targetRows() {
+        return new Targets(this, runs, fsyncLatencySeconds(), facts.stallSeconds(), facts.blockBytes()).rows();
     }
 
     private double fsyncLatencySeconds() {
@@ -279,8 +289,9 @@ public final class Report implements Targets.Medians {
             }
             lines.add(line.toString());
         }
-        for (Targets.Row r : new Targets(this, runs, fsyncLatencySeconds(), facts.stallSeconds()).rows()) {
-            lines.add("target: " + r.target() + " — " + r.measured() + " — " + r.verdict());
+        for (Targets.Row r : targetRows()) {
+            lines.add("target: " + r.target() + " — " + r.measured() + " — " + r.verdict()
+                    + (r.bound().equals(Targets.NO_BOUND) ? "" : " — bound: " + r.bound()));
         }
         return lines;
     }

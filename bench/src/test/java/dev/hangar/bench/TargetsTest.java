@@ -52,6 +52,31 @@ class TargetsTest {
     }
 
     @Test
+    void aRatioTargetAboveWhatARawAppendReachesShowsThatBound() {
+        add(Workload.ONE_THREAD, Workload.HANGAR, 300_000);
+        add(Workload.ONE_THREAD, Workload.ROCKETMQ, 300_000);
+        add(Workload.ONE_THREAD, Workload.CHRONICLE, 600_000);
+        Targets.Row fiveTimes = targets(0.003).rows().get(0);
+        assertEquals("Chronicle's raw append (no indexes) is 2.00x RocketMQ", fiveTimes.bound());
+        assertEquals(Targets.NO_BOUND, targets(0.003).rows().get(1).bound(), "Chronicle is that row's reference");
+    }
+
+    @Test
+    void theManyQueuesDiskTargetShowsTheFloorOfTheLayoutAndRocketMqsOwnFigure() {
+        // 8 000 queues of 25 units: 9 000 directories and 8 000 files of one 4 KiB block, the 20 MB slot table
+        long commitLog = 60_000_000;
+        runs.add(disk(Workload.HANGAR, commitLog, 200_000_000));
+        runs.add(disk(Workload.ROCKETMQ, commitLog, 150_000_000));
+        Targets.Row row = targets(0.003).rows().get(9);
+        assertTrue(row.target().startsWith("8 000 queues: disk used"), row.target());
+        double data = commitLog + 40.0 * 200_000;
+        double floor = commitLog + 20.0 * 200_000 + 9_000 * 4096.0 + 8_000 * 4096.0 + 20_000_000;
+        assertEquals(String.format(java.util.Locale.ROOT, "the layout's floor here (9000 directories and 8000 "
+                + "ConsumeQueue files of a 4096 B block each, the 20 MB index slot table): %.2fx; RocketMQ's store: "
+                + "%.2fx", floor / data, 150_000_000 / data), row.bound());
+    }
+
+    @Test
     void theSixteenThreadSyncRowIsJudgedAgainstSixteenOverTheFsyncLatencyOfTheRun() {
         add(Targets.SYNC_16T, Workload.HANGAR, 4_000);
         // 16 / 3 ms = 5 333 msg/s; 4 000 is 0.75 of it, 85 % needs 1.13x more
@@ -92,6 +117,13 @@ class TargetsTest {
         Report report = new Report(new Machine(2, "cpu", "1 GiB", "jdk", "os", "today"), "bench/run.sh", 3,
                 Workload.all(false), runs, List.of(), new Report.RunFacts(60, Map.of(), Duration.ZERO, Duration.ZERO));
         return new Targets(report, runs, fsyncSeconds, 60);
+    }
+
+    /** A many-queues run of 200 000 messages whose store took {@code diskBytes} with the CommitLog as written. */
+    private static RunResult disk(String engine, long commitLogWritten, long diskBytes) {
+        return new RunResult(engine, Targets.MANY_QUEUES, 1, 200_000, 256, 1_000_000_000L, 900_000_000L, 100_000_000L,
+                1_000, 10_000, 100_000, 1_000_000, 1, 0, 40, 40, diskBytes, commitLogWritten, commitLogWritten,
+                1 << 20, 0, null);
     }
 
     private void add(String workload, String engine, double... rates) {
