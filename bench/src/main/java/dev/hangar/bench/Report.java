@@ -216,7 +216,9 @@ public final class Report implements Targets.Medians {
     }
 
     private List<Targets.Row> targetRows() {
-        return new Targets(this, runs, fsyncLatencySeconds(), facts.stallSeconds(), facts.blockBytes()).rows();
+        return new Targets(this, runs, fsyncLatencySeconds(), facts.stallSeconds(), facts.blockBytes(),
+                medianOfSorted(device.stream().mapToDouble(d -> d.groupFsyncMedianNanos() / 1e9).sorted().toArray()))
+                .rows();
     }
 
     private double fsyncLatencySeconds() {
@@ -243,6 +245,9 @@ public final class Report implements Targets.Medians {
         t.append("| 4 KiB write + fdatasync, per second | ").append(spreadOf(fsyncs, "%,.0f")).append(" |\n");
         t.append("| 4 KiB write + fdatasync, median latency (µs) | ").append(spreadOf(fsyncMicros, "%,.0f"))
                 .append(" |\n");
+        double[] groupMicros = device.stream().mapToDouble(d -> d.groupFsyncMedianNanos() / 1e3).toArray();
+        t.append("| 16 KiB write + fdatasync (the bodies of one group commit of 16 × 1 KiB), median latency (µs) | ")
+                .append(spreadOf(groupMicros, "%,.0f")).append(" |\n");
         t.append("| 1 MiB write + fdatasync, MB/s | ").append(spreadOf(mbs, "%,.1f")).append(" |\n\n");
         double fsyncLatencySeconds = fsyncLatencySeconds();
         double seqMbs = medianOfSorted(Arrays.stream(mbs).sorted().toArray());

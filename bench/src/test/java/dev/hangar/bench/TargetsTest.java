@@ -86,6 +86,18 @@ class TargetsTest {
     }
 
     @Test
+    void theSixteenThreadSyncRowShowsTheBoundOfASixteenKibFdatasyncWhenTheRunMeasuredIt() {
+        add(Targets.SYNC_16T, Workload.HANGAR, 4_000);
+        Report report = new Report(new Machine(2, "cpu", "1 GiB", "jdk", "os", "today"), "bench/run.sh", 3,
+                Workload.all(false), runs, List.of(), new Report.RunFacts(60, Map.of(), Duration.ZERO, Duration.ZERO));
+        // 16 / 3.2 ms = 5 000 msg/s: the row reaches 0.80 of what the device allows a 16-put group
+        Targets.Row row = new Targets(report, runs, 0.003, 60, 4096, 0.0032).rows().get(5);
+        assertEquals("16 ÷ the 16 KiB write + fdatasync latency (3,200 µs) = 5,000 msg/s; this row is 0.80x of it",
+                row.bound());
+        assertEquals(Targets.NO_BOUND, targets(0.003).rows().get(5).bound(), "not measured: no bound shown");
+    }
+
+    @Test
     void aFailedHundredThousandQueueRunIsAMissWithItsReason() {
         runs.add(RunResult.failed(Workload.HANGAR, Targets.QUEUES_100K, 1, 200_000, 256, "IOException: Map failed"));
         Targets.Row row = targets(0.003).rows().get(10);
