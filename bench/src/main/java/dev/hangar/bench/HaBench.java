@@ -24,6 +24,8 @@ import java.util.function.BooleanSupplier;
  *        [--engines hangar,rocketmq] [--modes sync,async] (inflight: only the in-flight SYNC_MASTER run;
  *        asyncinflight: the same in-flight load on an ASYNC_MASTER, which no put waits for the slave)
  * </pre>
+ * ({@code --engines} also takes {@value #POOLED_MASTER}: a Hangar master on {@code mappedFile=transient-pool}, a
+ * labelled variant that the default run leaves out.)
  *
  * <p>{@code --docs} also writes the table as the "Replication" section of that file (docs/BENCHMARKS.md when run by
  * {@code bench/run.sh --replication}), replacing that section only, so the other sections stay as they are.
@@ -32,6 +34,14 @@ public final class HaBench {
     private static final int FILE_SIZE = 256 * 1024 * 1024;
     private static final int MESSAGE_SIZE = 1024;
     static final String SECTION = "Replication";
+    /**
+     * A labelled variant, not the default: the Hangar master appends into a pooled write buffer (as RocketMQ's
+     * transientStorePoolEnable with ASYNC_FLUSH), so its put threads pay no first-touch faults of the CommitLog;
+     * the slave is the same as in the "hangar" rows.
+     */
+    static final String POOLED_MASTER = "hangar-pool";
+    private static final String[] POOLED_MASTER_SETTINGS = {"mappedFile", "transient-pool",
+        "transientStorePoolSize", "2"};
 
     private HaBench() {
     }
@@ -83,12 +93,13 @@ public final class HaBench {
                 case "--engines" -> engineNames = List.of(args[++i].split(","));
                 case "--modes" -> modes = List.of(args[++i].split(","));
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (allowed: --messages N, --dir DIR, --out FILE, --docs FILE, --engines hangar,rocketmq, "
-                        + "--modes sync,async,inflight,asyncinflight)");
+                        + " (allowed: --messages N, --dir DIR, --out FILE, --docs FILE, "
+                        + "--engines hangar,hangar-pool,rocketmq, --modes sync,async,inflight,asyncinflight)");
             }
         }
         Map<String, PairFactory> engines = Map.of(
                 "hangar", (d, role) -> new HangarHaPair(d, role, FILE_SIZE, MESSAGE_SIZE),
+                POOLED_MASTER, (d, role) -> new HangarHaPair(d, role, FILE_SIZE, MESSAGE_SIZE, POOLED_MASTER_SETTINGS),
                 "rocketmq", (d, role) -> new RocketMqHaPair(d, role, FILE_SIZE, MESSAGE_SIZE));
         String loadBefore = loadAverage();
         List<Result> results = new ArrayList<>();
@@ -97,7 +108,8 @@ public final class HaBench {
         for (String engine : engineNames) {
             PairFactory f = engines.get(engine);
             if (f == null) {
-                throw new IllegalArgumentException("unknown engine " + engine + " (allowed: hangar, rocketmq)");
+                throw new IllegalArgumentException("unknown engine " + engine + " (allowed: hangar, " + POOLED_MASTER
+                        + ", rocketmq)");
             }
             if (modes.contains("sync")) {
                 results.add(run(f, dir, engine, "SYNC_MASTER", "16 threads closed loop", messages, 16, 1, 0));

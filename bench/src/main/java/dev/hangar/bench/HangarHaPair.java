@@ -14,9 +14,19 @@ final class HangarHaPair implements HaPair {
     private final byte[] body;
 
     HangarHaPair(Path dir, String role, int fileSize, int messageSize) {
+        this(dir, role, fileSize, messageSize, new String[0]);
+    }
+
+    /** {@code masterSettings}: extra key, value pairs for the master only (the bench's labelled variant rows). */
+    HangarHaPair(Path dir, String role, int fileSize, int messageSize, String[] masterSettings) {
         this.body = Bodies.of(messageSize, 0);
-        master = new DefaultMessageStore(config(dir.resolve("master"), fileSize, "brokerRole", role,
-                "haListenPort", "0"));
+        String[] pairs = new String[4 + masterSettings.length];
+        pairs[0] = "brokerRole";
+        pairs[1] = role;
+        pairs[2] = "haListenPort";
+        pairs[3] = "0";
+        System.arraycopy(masterSettings, 0, pairs, 4, masterSettings.length);
+        master = new DefaultMessageStore(config(dir.resolve("master"), fileSize, pairs));
         master.start();
         slave = new DefaultMessageStore(config(dir.resolve("slave"), fileSize, "brokerRole", "SLAVE",
                 "haMasterAddress", master.replicationStatus().listenAddress()));

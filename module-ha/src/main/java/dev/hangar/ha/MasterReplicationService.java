@@ -121,6 +121,14 @@ final class MasterReplicationService implements ReplicationService {
         return waiters.await(nextOffset);
     }
 
+    /** The committer made appends readable: ship them now (the puts' own wake-ups came before they were). */
+    @Override
+    public void readableEndMoved() {
+        for (SlaveConnection c : connections) {
+            c.dataArrived();
+        }
+    }
+
     /** Why no slave can take a put ending at {@code masterEnd}, or null: RocketMQ's rule, plus a readable reason. */
     private String slaveProblem(long masterEnd) {
         if (connections.isEmpty()) {

@@ -119,6 +119,7 @@ final class StoreRuntime implements AutoCloseable {
         RunningFlags flags;
         DispatcherChain dispatchers;
         FlushCommitLogService flushService;
+        CommitLogFlushTarget flushTarget;
         FlushStatistics flushStatistics;
         ReputMessageService reput;
         PluginDispatch plugins;
@@ -240,7 +241,8 @@ final class StoreRuntime implements AutoCloseable {
         }
 
         b.flushStatistics = new FlushStatistics();
-        b.flushService = assembly.flush().create(new FlushContext(new CommitLogFlushTarget(b.commitLogQueue), config,
+        b.flushTarget = new CommitLogFlushTarget(b.commitLogQueue);
+        b.flushService = assembly.flush().create(new FlushContext(b.flushTarget, config,
                 b.checkpoint, b.flags, b.flushStatistics));
         boolean sync = config.isSyncFlush();
         MappedFileQueue q = b.commitLogQueue;
@@ -314,6 +316,10 @@ final class StoreRuntime implements AutoCloseable {
         });
         b.replication = assembly.replication().create(new ReplicationContext(assembly.role(), b.config, port));
         b.replication.start();
+        if (assembly.role() != BrokerRole.SLAVE && b.mappedStorage.usesWriteBuffer()) {
+            // a master's appends are shippable only once committed; a put's own wake-up comes before that commit
+            b.flushTarget.afterCommit(b.replication::readableEndMoved);
+        }
         return b.replication;
     }
 

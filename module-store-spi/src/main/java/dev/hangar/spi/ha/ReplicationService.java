@@ -29,6 +29,15 @@ public interface ReplicationService {
 
     CompletableFuture<PutMessageStatus> handle(long nextOffset, boolean waitForReplica);
 
+    /**
+     * A master's readable end moved without a put: its CommitLog has a write buffer ({@code transient-pool},
+     * {@code write-window}), whose appends become readable, and so can be shipped, only when the committer writes
+     * them to the file. The engine calls this from the committing thread after each commit that moved data; it must
+     * not block. The default does nothing (a service that polls the log's end needs no signal).
+     */
+    default void readableEndMoved() {
+    }
+
     /** A consistent snapshot for stats and health. */
     ReplicationStatus status();
 

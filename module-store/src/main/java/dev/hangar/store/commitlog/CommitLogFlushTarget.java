@@ -4,12 +4,23 @@ import dev.hangar.spi.flush.FlushTarget;
 import dev.hangar.spi.mapped.MappedFileQueue;
 import java.io.IOException;
 
-/** The CommitLog's mapped-file queue seen as a {@link FlushTarget}. */
+/**
+ * The CommitLog's mapped-file queue seen as a {@link FlushTarget}. With a write buffer, a commit is what makes
+ * appends readable: {@link #afterCommit} tells whoever ships readable bytes (a master's replication) that the
+ * readable end moved.
+ */
 public final class CommitLogFlushTarget implements FlushTarget {
+    private static final Runnable NOBODY = () -> { };
     private final MappedFileQueue queue;
+    private volatile Runnable committed = NOBODY;
 
     public CommitLogFlushTarget(MappedFileQueue queue) {
         this.queue = queue;
+    }
+
+    /** Runs {@code listener} on the committing thread after each commit that moved the committed position. */
+    public void afterCommit(Runnable listener) {
+        this.committed = listener == null ? NOBODY : listener;
     }
 
     @Override
@@ -19,7 +30,12 @@ public final class CommitLogFlushTarget implements FlushTarget {
 
     @Override
     public boolean commit(int leastPages) throws IOException {
-        return queue.commit(leastPages);
+        long before = queue.getCommittedWhere();
+        boolean nothing = queue.commit(leastPages);
+        if (queue.getCommittedWhere() != before) {
+            committed.run();
+        }
+        return nothing;
     }
 
     @Override
