@@ -60,7 +60,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     private final Checkpoint checkpoint;
     private final CommitLogLookup commitLog;
     private final long destroyIntervalForcibly;
-    private final ConcurrentMap<String, ConcurrentMap<Integer, ConsumeQueue>> queues = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, TopicQueues> queues = new ConcurrentHashMap<>();
     private final PendingUnits.Budget pendingUnits;
     /** Opens a queue's files; one instance for all queues, so a new queue allocates no opener of its own. */
     private final ConsumeQueue.FileQueues fileQueues = this::openFiles;
@@ -109,7 +109,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
                 }
                 queue.recover();
                 queue.correctMinOffset(commitLog.minOffset());
-                queues.computeIfAbsent(topic, t -> new ConcurrentHashMap<>()).put(queueId, queue);
+                queues.computeIfAbsent(topic, t -> new TopicQueues()).add(queueId, queue);
                 loaded++;
             }
         }
@@ -187,18 +187,22 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     }
 
     private ConsumeQueue findOrCreate(String topic, int queueId) {
-        ConcurrentMap<Integer, ConsumeQueue> byId = queues.get(topic);
+        if (queueId < 0) {
+            throw new IllegalArgumentException("negative queue id " + queueId + " for topic " + topic);
+        }
+        TopicQueues byId = queues.get(topic);
         ConsumeQueue queue = byId == null ? null : byId.get(queueId);
         if (queue != null) {
             return queue;
         }
         checkTopicIsDirectoryName(topic);
-        if (queueId < 0) {
-            throw new IllegalArgumentException("negative queue id " + queueId + " for topic " + topic);
+        if (byId == null) {
+            byId = queues.computeIfAbsent(topic, t -> new TopicQueues());
         }
-        return queues.computeIfAbsent(topic, t -> new ConcurrentHashMap<>())
-                .computeIfAbsent(queueId,
-                        id -> new ConsumeQueue(topic, id, fileSize, fileQueues, pendingBudgetFor(topic), unitBuffer));
+        // only this (the dispatch) thread creates queues, so nothing added this one since the get above
+        queue = new ConsumeQueue(topic, queueId, fileSize, fileQueues, pendingBudgetFor(topic), unitBuffer);
+        byId.add(queueId, queue);
+        return queue;
     }
 
     /**
@@ -223,7 +227,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     }
 
     private ConsumeQueue find(String topic, int queueId) {
-        ConcurrentMap<Integer, ConsumeQueue> byId = queues.get(topic);
+        TopicQueues byId = queueId < 0 ? null : queues.get(topic);
         return byId == null ? null : byId.get(queueId);
     }
 
@@ -231,8 +235,8 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     @Override
     public long durableOffset() {
         long max = 0;
-        for (ConcurrentMap<Integer, ConsumeQueue> byId : queues.values()) {
-            for (ConsumeQueue queue : byId.values()) {
+        for (TopicQueues byId : queues.values()) {
+            for (ConsumeQueue queue : byId) {
                 max = Math.max(max, queue.maxPhysicOffset());
             }
         }
@@ -273,8 +277,8 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
                 throw new UncheckedIOException("ConsumeQueue flush failed", e);
             }
         }
-        for (ConcurrentMap<Integer, ConsumeQueue> byId : queues.values()) {
-            for (ConsumeQueue queue : byId.values()) {
+        for (TopicQueues byId : queues.values()) {
+            for (ConsumeQueue queue : byId) {
                 try {
                     queue.flush(leastPages);
                 } catch (IOException e) {
@@ -297,8 +301,8 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     private IOException materializeHeldUnits(long budgetNanos) {
         long begin = System.nanoTime();
         IOException first = null;
-        for (ConcurrentMap<Integer, ConsumeQueue> byId : queues.values()) {
-            for (ConsumeQueue queue : byId.values()) {
+        for (TopicQueues byId : queues.values()) {
+            for (ConsumeQueue queue : byId) {
                 if (!queue.holdsUnitsInMemory()) {
                     continue;
                 }
@@ -352,8 +356,8 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     }
 
     private void forEach(java.util.function.Consumer<ConsumeQueue> action) {
-        for (ConcurrentMap<Integer, ConsumeQueue> byId : queues.values()) {
-            byId.values().forEach(action);
+        for (TopicQueues byId : queues.values()) {
+            byId.forEach(action);
         }
     }
 
@@ -397,8 +401,8 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     /** Visits the queues sorted by topic and queue id. */
     @Override
     public void forEachQueue(QueueVisitor visitor) {
-        Map<String, ConcurrentMap<Integer, ConsumeQueue>> sorted = new TreeMap<>(queues);
-        sorted.forEach((topic, byId) -> new TreeMap<>(byId).forEach(
-                (queueId, queue) -> visitor.visit(topic, queueId, queue.minOffset(), queue.maxOffset())));
+        Map<String, TopicQueues> sorted = new TreeMap<>(queues);
+        sorted.forEach((topic, byId) -> byId.forEach(
+                queue -> visitor.visit(topic, queue.queueId(), queue.minOffset(), queue.maxOffset())));
     }
 }

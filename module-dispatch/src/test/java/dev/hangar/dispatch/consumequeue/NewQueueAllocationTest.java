@@ -25,8 +25,11 @@ class NewQueueAllocationTest {
     private static final int TOPICS = 500;
     private static final int QUEUES_PER_TOPIC = 8;
     private static final int MSG_SIZE = 100;
-    /** Bytes per new queue on the dispatch thread: the queue, its held units (4 units' room) and its map entry. */
-    private static final long MAX_BYTES_PER_NEW_QUEUE = 400;
+    /**
+     * Bytes per new queue on the dispatch thread: the queue and its held units (4 units' room); its slot in the
+     * topic's {@link TopicQueues} array costs nothing. 203 measured; 300 while each topic had an inner map.
+     */
+    private static final long MAX_BYTES_PER_NEW_QUEUE = 250;
 
     @TempDir
     Path root;
@@ -45,6 +48,8 @@ class NewQueueAllocationTest {
             long before = threads.getCurrentThreadAllocatedBytes();
             dispatchAll(dispatcher, requests);
             long perQueue = (threads.getCurrentThreadAllocatedBytes() - before) / (TOPICS * QUEUES_PER_TOPIC);
+
+            System.out.println("a new queue allocated " + perQueue + " bytes on the dispatch thread");
 
             ConsumeQueueView view = dispatcher.view(ConsumeQueueView.class).orElseThrow();
             assertEquals(1, view.maxOffset("Many7", 3), "every new queue is readable at once");
