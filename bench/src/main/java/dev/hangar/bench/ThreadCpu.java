@@ -200,6 +200,11 @@ final class ThreadCpu {
         return byName;
     }
 
+    /** All threads' CPU µs since {@link #start}, per message: what the run cost the machine, for a bound. */
+    double totalMicrosPerMessage(long messages) {
+        return since().values().stream().mapToLong(Long::longValue).sum() / 1e3 / messages;
+    }
+
     /**
      * One line: the garbage collections during the run (a single pause of some milliseconds sets a lag p99 over a
      * short run), total CPU µs per message, then the threads that used at least 1% of it.

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +38,8 @@ final class CommitRealtimeFlushService implements FlushCommitLogService {
     private final RealtimeFlushService flusher;
     private final ServiceWorker committer;
     private final AtomicBoolean shutDown = new AtomicBoolean();
+    /** The highest end someone waits to see committed ({@link #commitThrough}); 0 when nobody asked. */
+    private final AtomicLong commitWanted = new AtomicLong();
 
     CommitRealtimeFlushService(FlushContext context) {
         FlushContexts.requireComplete(context);
@@ -75,6 +78,16 @@ final class CommitRealtimeFlushService implements FlushCommitLogService {
         committer.wakeup();
     }
 
+    /** The next round commits through {@code nextOffset} whatever {@code commitCommitLogLeastPages} says. */
+    @Override
+    public void commitThrough(long nextOffset) {
+        // read first: under load every put asks, and most asks are already covered by a higher one
+        if (nextOffset > commitWanted.get()) {
+            commitWanted.accumulateAndGet(nextOffset, Math::max);
+        }
+        committer.wakeup();
+    }
+
     @Override
     public void shutdown() {
         if (!shutDown.compareAndSet(false, true)) {
@@ -103,6 +116,10 @@ final class CommitRealtimeFlushService implements FlushCommitLogService {
             long now = System.nanoTime();
             if (now - lastThoroughNanos >= thoroughNanos) {
                 lastThoroughNanos = now;
+                leastPages = 0;
+            }
+            if (target.committedWhere() < commitWanted.get()) {
+                // a put waits for these bytes to be readable (its slave's acknowledgement): no minimum
                 leastPages = 0;
             }
             try {

@@ -66,6 +66,24 @@ class CommitRealtimeFlushServiceTest {
     }
 
     @Test
+    void aCommitAskedThroughAnOffsetIgnoresTheLeastPagesWithoutWaitingForTheThoroughInterval() throws Exception {
+        // an hour-long interval and thorough commit: only the ask can commit 100 bytes here (the old committer,
+        // which knew no ask, committed nothing until the thorough interval)
+        try (FlushFixture f = commitRealtime(HOUR, 4, HOUR)) {
+            f.service.start();
+            long first = f.target.append(100, 1);
+            f.service.handle(first, false);
+            f.service.commitThrough(first);
+            waitFor("the asked-for 100 bytes to be committed", () -> f.target.committedWhere() == first);
+
+            long second = f.target.append(200, 2);
+            f.service.commitThrough(second);
+            waitFor("the next ask to be committed", () -> f.target.committedWhere() == second);
+            assertEquals(2, f.statistics.commits(), "one commit per ask");
+        }
+    }
+
+    @Test
     void shutdownCommitsEverythingThenFlushesEverything() throws Exception {
         try (FlushFixture f = commitRealtime(HOUR, 1_000, HOUR)) {
             f.service.start();

@@ -118,7 +118,11 @@ final class MasterReplicationService implements ReplicationService {
         if (slaveProblem(nextOffset) != null) {
             return SettledOutcomes.SLAVE_NOT_AVAILABLE;
         }
-        return waiters.await(nextOffset);
+        CompletableFuture<PutMessageStatus> acked = waiters.await(nextOffset);
+        if (!acked.isDone()) {
+            log.readableWanted(nextOffset);
+        }
+        return acked;
     }
 
     /** The committer made appends readable: ship them now (the puts' own wake-ups came before they were). */

@@ -28,9 +28,8 @@ class WriteBufferMasterTest {
         Path m = dir.resolve("master");
         Path s = dir.resolve("slave");
         long end;
-        // leastPages 0: a lone SYNC put is committed at once (with RocketMQ's 4 pages it waits for the thorough commit)
-        try (DefaultMessageStore master = HaStores.master(m, "SYNC_MASTER", "mappedFile", variant,
-                "commitCommitLogLeastPages", "0");
+        // the default commitCommitLogLeastPages (4): each SYNC put asks the committer to commit through its end
+        try (DefaultMessageStore master = HaStores.master(m, "SYNC_MASTER", "mappedFile", variant);
              DefaultMessageStore slave = HaStores.slave(s, HaStores.haAddress(master))) {
             assertEquals(variant, master.chosenProviders().get("mappedFile"));
             HaStores.await("the slave connects", () -> master.replicationStatus().connectedSlaves() == 1
@@ -49,5 +48,30 @@ class WriteBufferMasterTest {
             MasterSlaveReplicationTest.assertQueuesAnswerTheSame(master, slave);
         }
         MasterSlaveReplicationTest.assertLogsIdentical(m, s, end);
+    }
+
+    /**
+     * A lone SYNC_MASTER put (a few hundred bytes, far below commitCommitLogLeastPages' 4 pages) on a master with a
+     * write buffer: its bytes are shippable only once committed, and with the commit interval and the thorough commit
+     * at 60 s only the put's own ask (MasterReplicationService asks the log, which asks the committer to commit
+     * through the put's end) commits them. Without that ask each put waits past syncFlushTimeout and is answered
+     * FLUSH_SLAVE_TIMEOUT.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"transient-pool", "write-window"})
+    void aLoneSyncPutIsCommittedForItsSlaveWithoutWaitingForTheCommitInterval(String variant) throws Exception {
+        try (DefaultMessageStore master = HaStores.master(dir.resolve("master"), "SYNC_MASTER", "mappedFile", variant,
+                "commitIntervalCommitLog", "60000", "commitCommitLogThoroughInterval", "60000",
+                "commitCommitLogLeastPages", "4");
+             DefaultMessageStore slave = HaStores.slave(dir.resolve("slave"), HaStores.haAddress(master))) {
+            HaStores.await("the slave connects", () -> master.replicationStatus().connectedSlaves() == 1
+                    && master.replicationStatus().ackedOffset() >= 0);
+            for (int i = 0; i < 5; i++) {
+                PutMessageResult r = master.putMessage(HaStores.message("Lone", 0, MasterSlaveReplicationTest.body(i)));
+                assertEquals(PutMessageStatus.PUT_OK, r.status(), variant + " lone put " + i + ": " + r);
+                assertTrue(r.wroteBytes() < 4096, "each put is less than a page: " + r.wroteBytes());
+                assertTrue(slave.getMaxPhyOffset() >= r.wroteOffset() + r.wroteBytes(), "the slave holds put " + i);
+            }
+        }
     }
 }

@@ -310,10 +310,13 @@ final class StoreRuntime implements AutoCloseable {
             // the file is the mapping: replicated bytes go in with pwrite, without first-touch faults
             b.commitLog.writeReplicasThroughFile();
         }
+        // a master's appends in a write buffer become shippable only once committed: a put waiting for its slave
+        // asks the committer not to wait for commitCommitLogLeastPages
+        boolean bufferedMaster = assembly.role() != BrokerRole.SLAVE && b.mappedStorage.usesWriteBuffer();
         CommitLogReplicaPort port = new CommitLogReplicaPort(b.commitLog, () -> {
             reput.wakeup();
             flush.wakeup();
-        });
+        }, bufferedMaster ? flush::commitThrough : offset -> { });
         b.replication = assembly.replication().create(new ReplicationContext(assembly.role(), b.config, port));
         b.replication.start();
         if (assembly.role() != BrokerRole.SLAVE && b.mappedStorage.usesWriteBuffer()) {

@@ -60,6 +60,16 @@ public interface FlushCommitLogService {
     /** Hints that new data was appended. */
     void wakeup();
 
+    /**
+     * Someone waits for the bytes before {@code nextOffset} to be committed (made readable) from the write buffer,
+     * e.g. a SYNC_MASTER put for its slave: commit them at the next round even if they are fewer than
+     * {@code commitCommitLogLeastPages}. Must not block. The default only wakes the service, which is all a service
+     * without a write buffer (nothing to commit) needs.
+     */
+    default void commitThrough(long nextOffset) {
+        wakeup();
+    }
+
     void shutdown();
 
     /** The counters this service keeps. */

@@ -38,4 +38,14 @@ public interface ReplicatedLog {
      *                               file cannot be created; nothing is written then
      */
     void appendAt(long offset, ByteBuffer data);
+
+    /**
+     * A master's put waits until a slave holds the bytes before {@code nextOffset}. A log with a write buffer
+     * ({@code transient-pool}, {@code write-window}) makes appends readable, and so shippable, only when its committer
+     * commits them, which by default waits for {@code commitCommitLogLeastPages} pages or
+     * {@code commitCommitLogThoroughInterval}: such a log commits them now instead. Called by put threads; must not
+     * block. The default does nothing (appends are readable at once).
+     */
+    default void readableWanted(long nextOffset) {
+    }
 }

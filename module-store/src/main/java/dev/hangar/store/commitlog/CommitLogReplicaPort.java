@@ -4,6 +4,7 @@ import dev.hangar.spi.ha.ReplicatedLog;
 import dev.hangar.spi.mapped.MappedFile;
 import dev.hangar.spi.mapped.SelectedRegion;
 import java.nio.ByteBuffer;
+import java.util.function.LongConsumer;
 
 /**
  * The CommitLog as a replication provider sees it ({@link ReplicatedLog}): raw reads for a master's shipping,
@@ -13,10 +14,20 @@ import java.nio.ByteBuffer;
 public final class CommitLogReplicaPort implements ReplicatedLog {
     private final CommitLog commitLog;
     private final Runnable onAppended;
+    private final LongConsumer commitThrough;
 
     public CommitLogReplicaPort(CommitLog commitLog, Runnable onAppended) {
+        this(commitLog, onAppended, offset -> { });
+    }
+
+    /**
+     * @param commitThrough asked (on a master with a write buffer) to commit through an offset a put waits to see
+     *                      replicated; the appends before it are not readable, so not shippable, until then
+     */
+    public CommitLogReplicaPort(CommitLog commitLog, Runnable onAppended, LongConsumer commitThrough) {
         this.commitLog = commitLog;
         this.onAppended = onAppended;
+        this.commitThrough = commitThrough;
     }
 
     @Override
@@ -58,5 +69,10 @@ public final class CommitLogReplicaPort implements ReplicatedLog {
     public void appendAt(long offset, ByteBuffer data) {
         commitLog.appendReplicated(offset, data);
         onAppended.run();
+    }
+
+    @Override
+    public void readableWanted(long nextOffset) {
+        commitThrough.accept(nextOffset);
     }
 }
