@@ -12,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.PriorityBlockingQueue;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,8 +40,6 @@ public final class AllocateMappedFileService {
     private final boolean warmUp;
     private final int warmUpFlushLeastPages;
     private final long waitMillis;
-    /** Runs on the service thread for each file created ahead, before it is handed out (the head pretouch). */
-    private final Consumer<MappedFile> preparedAhead;
     private final ConcurrentMap<Path, AllocateRequest> requestTable = new ConcurrentHashMap<>();
     private final PriorityBlockingQueue<AllocateRequest> requestQueue = new PriorityBlockingQueue<>();
     private Thread thread;
@@ -58,18 +55,6 @@ public final class AllocateMappedFileService {
      */
     public AllocateMappedFileService(MappedFileFactory factory, TransientStorePool pool, boolean fastFailIfNoBuffer,
                                      boolean warmUp, int warmUpFlushLeastPages, long waitMillis) {
-        this(factory, pool, fastFailIfNoBuffer, warmUp, warmUpFlushLeastPages, waitMillis, file -> { });
-    }
-
-    /**
-     * @param preparedAhead called on the service thread with each file it created ahead, before a requester gets
-     *                      it (not for files created in place: those are needed at once); a failure is logged and
-     *                      the file handed out all the same
-     */
-    public AllocateMappedFileService(MappedFileFactory factory, TransientStorePool pool, boolean fastFailIfNoBuffer,
-                                     boolean warmUp, int warmUpFlushLeastPages, long waitMillis,
-                                     Consumer<MappedFile> preparedAhead) {
-        this.preparedAhead = Objects.requireNonNull(preparedAhead, "preparedAhead");
         this.factory = Objects.requireNonNull(factory, "factory");
         this.pool = pool;
         this.fastFailIfNoBuffer = fastFailIfNoBuffer;
@@ -210,7 +195,6 @@ public final class AllocateMappedFileService {
                     file.warmUp(warmUpFlushLeastPages);
                 }
             }
-            prepareAhead(request, file);
             LOG.debug("created {} ahead in {} ms", request.path(), System.currentTimeMillis() - begin);
             request.complete(file);
         } catch (Throwable e) {
@@ -221,17 +205,6 @@ public final class AllocateMappedFileService {
             }
             // the requester falls back to creating the file itself; this thread keeps serving
             request.fail(e);
-        }
-    }
-
-    private void prepareAhead(AllocateRequest request, MappedFile file) {
-        if (request.isHurried()) {
-            return;
-        }
-        try {
-            preparedAhead.accept(file);
-        } catch (RuntimeException e) {
-            LOG.warn("preparing {} ahead failed; handing it out as it is: {}", request.path(), e.toString());
         }
     }
 

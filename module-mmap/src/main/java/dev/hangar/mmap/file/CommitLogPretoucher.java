@@ -47,8 +47,12 @@ import org.slf4j.LoggerFactory;
  * zeros the file holds anyway, so a flush of them changes nothing on disk.
  *
  * <p>A file is touched only under {@link DefaultMappedFile#hold()}, so a file being unmapped or deleted is
- * skipped, never touched after its unmap. A file created ahead has its head touched on the allocation thread
- * ({@link #touchHead}) before a writer gets it, so a roll does not leave the new file's first pages to the writer.
+ * skipped, never touched after its unmap. When the writer rolls to a new file, its first pages are still the
+ * writer's own first touches until the pretoucher's next look (at most its idle sleep). Touching the head of a
+ * file created ahead on the allocation thread was tried and dropped: the file waits for its turn across the
+ * ConsumeQueue flush's {@code syncfs}, which writes the touched pages back and write-protects them, and the
+ * writer's write-protect fault on such a page costs several times a first touch (docs/PERFORMANCE.md). The same
+ * is why the distance ahead is kept short.
  *
  * <p>Thread-safety: {@link #watch} from any thread; {@link #start()} and {@link #shutdown()} once each.
  */
@@ -71,8 +75,6 @@ public final class CommitLogPretoucher {
     private final CopyOnWriteArrayList<Watched> watched = new CopyOnWriteArrayList<>();
     private final AtomicLong pagesTouched = new AtomicLong();
     private volatile boolean useMadvise;
-    /** The last file whose head the allocation thread touched ({@link #touchHead}), so a step does not redo it. */
-    private volatile TouchedHead headTouched;
     private volatile boolean running;
     private Thread thread;
 
@@ -191,9 +193,8 @@ public final class CommitLogPretoucher {
             return 0;
         }
         if (w.file != file) {
-            TouchedHead head = headTouched;
             w.file = file;
-            w.touchedEnd = head != null && head.file == file ? head.end : 0;
+            w.touchedEnd = 0;
         }
         int wrote = file.wrotePosition();
         long writersNextPage = ((long) wrote / PAGE + 1) * PAGE;
@@ -246,39 +247,10 @@ public final class CommitLogPretoucher {
         }
     }
 
-    /**
-     * Touches the first {@code aheadBytes} of {@code file}, a CommitLog file created ahead and not yet handed to a
-     * writer: called on the allocation thread, so that the writer's roll to it finds its first pages touched
-     * (otherwise the writer takes them while the pretoucher first notices the new file). Files the pretoucher
-     * skips (write buffer variants) and files that cannot be held are left alone.
-     */
-    public void touchHead(MappedFile created) {
-        if (!(created instanceof DefaultMappedFile file) || file instanceof PooledMappedFile || !file.hold()) {
-            return;
-        }
-        int end = (int) Math.min(file.fileSize(), aheadBytes);
-        try {
-            MappedByteBuffer mapping = file.mappingForPretouch();
-            if (mapping == null) {
-                return;
-            }
-            for (int from = 0; from < end; from += PAGES_PER_STEP * PAGE) {
-                touch(mapping, from, Math.min(end, from + PAGES_PER_STEP * PAGE));
-            }
-        } finally {
-            file.release();
-        }
-        pagesTouched.addAndGet((end + PAGE - 1) / PAGE);
-        headTouched = new TouchedHead(file, end);
-    }
-
     @Override
     public String toString() {
         return "CommitLogPretoucher[" + aheadBytes + " bytes ahead, " + watched.size() + " queues, "
                 + TimeUnit.NANOSECONDS.toMicros(idleParkNanos) + " us idle]";
-    }
-
-    private record TouchedHead(MappedFile file, int end) {
     }
 
     /** A watched queue and how far its newest file is touched: written by the pretouch thread, read by any. */

@@ -118,12 +118,9 @@ public final class DefaultMappedStorage implements MappedStorage {
                 ? new CommitLogPretoucher(nativeMemory, config.get(StoreConfigKeys.PRETOUCH_AHEAD_BYTES),
                         PRETOUCH_IDLE_PARK_NANOS)
                 : null;
-        // the allocation thread touches the head of each file it creates ahead, so a roll finds it touched
-        CommitLogPretoucher headToucher = pretoucher;
         this.allocator = new AllocateMappedFileService(commitLogFiles, pool,
                 config.get(StoreConfigKeys.FAST_FAIL_IF_NO_BUFFER_IN_STORE_POOL),
-                false, 0, AllocateMappedFileService.DEFAULT_WAIT_MILLIS,
-                headToucher == null ? file -> { } : headToucher::touchHead);
+                false, 0, AllocateMappedFileService.DEFAULT_WAIT_MILLIS);
     }
 
     /**

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hangar.mmap.allocate.AllocateMappedFileService;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.mmap.queue.DefaultMappedFileQueue;
 import dev.hangar.spi.mapped.MappedFile;
@@ -130,40 +129,6 @@ class CommitLogPretoucherTest {
         assertTrue(alone >= PAGES * 3L / 4, "a fresh mapped file costs its writer a fault per page: " + figures);
         assertTrue(behindMadvise <= PAGES / 10, "the pretoucher took the faults: " + figures);
         assertTrue(behindAtomicTouch <= PAGES / 10, "the atomic touch took the faults: " + figures);
-    }
-
-    /**
-     * The allocation thread touches the head of each file it creates ahead, so the writer's roll into a new file
-     * does not take the first pages' faults (the pretoucher only notices the new file once the writer is in it).
-     * The pretoucher thread is not started here: only the allocation thread touches. The untouched second half
-     * of the same file is the control: there the writer takes its faults.
-     */
-    @Test
-    void aFileCreatedAheadComesWithItsHeadTouchedByTheAllocationThread() throws Exception {
-        writerFaultsWithoutPretoucher(dir.resolve("warm-up"));
-        NativeMemory nativeMemory = NativeMemory.system();
-        CommitLogPretoucher pretoucher = new CommitLogPretoucher(nativeMemory, FILE_SIZE / 2, 100_000);
-        MappedFileFactory files = (d, offset, size) -> new DefaultMappedFile(d, offset, size, nativeMemory);
-        AllocateMappedFileService allocator = new AllocateMappedFileService(files, null, false, false, 0,
-                AllocateMappedFileService.DEFAULT_WAIT_MILLIS, pretoucher::touchHead);
-        allocator.start();
-        DefaultMappedFileQueue queue = new DefaultMappedFileQueue(dir.resolve("ahead"), FILE_SIZE, files, files,
-                allocator);
-        try {
-            MappedFile file = queue.getLastMappedFile(0, true);
-            assertEquals(PAGES / 2, pretoucher.pagesTouched(), "the head was touched before the file was handed out");
-            byte[] chunk = new byte[CHUNK];
-            long head = faultsWhileAppending(file, chunk, FILE_SIZE / 2);
-            long tail = faultsWhileAppending(file, chunk, FILE_SIZE / 2);
-            String figures = "writer minor faults over " + PAGES / 2 + " pages: touched head " + head
-                    + ", untouched rest " + tail;
-            System.out.println(figures);
-            assertTrue(tail >= PAGES / 2 * 3L / 4, "the untouched half costs its writer a fault per page: " + figures);
-            assertTrue(head <= PAGES / 10, "the head came touched: " + figures);
-        } finally {
-            allocator.shutdown();
-            queue.destroy();
-        }
     }
 
     @Test
