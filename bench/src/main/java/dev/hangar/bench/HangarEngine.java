@@ -18,21 +18,24 @@ public final class HangarEngine implements BenchEngine {
      * poll made the bench's main thread the largest allocator of the 100 000-queue row (45 MB in its timed part).
      */
     private final java.util.List<String> topicNames;
-    private final boolean pretouch;
+    private final Boolean pretouch;
 
     /**
      * @param pretouch {@code warmMapedFileEnable}: true runs the CommitLog pretoucher, which faults the pages ahead
-     *                 of the write position in on its own thread (set explicitly either way, whatever the default)
+     *                 of the write position in on its own thread, false runs without it, null keeps the store's
+     *                 default (on)
      */
-    public HangarEngine(Path dir, Workload w, int commitLogFileSize, boolean pretouch) {
+    public HangarEngine(Path dir, Workload w, int commitLogFileSize, Boolean pretouch) {
         this.workload = w;
         this.topicNames = w.topicNames();
         this.pretouch = pretouch;
         StoreConfig.Builder b = StoreConfig.builder()
                 .set("storePathRootDir", dir.toString(), "bench")
                 .set("mappedFileSizeCommitLog", Integer.toString(commitLogFileSize), "bench")
-                .set("flushDiskType", w.syncFlush() ? "SYNC_FLUSH" : "ASYNC_FLUSH", "bench")
-                .set("warmMapedFileEnable", Boolean.toString(pretouch), "bench");
+                .set("flushDiskType", w.syncFlush() ? "SYNC_FLUSH" : "ASYNC_FLUSH", "bench");
+        if (pretouch != null) {
+            b.set("warmMapedFileEnable", pretouch.toString(), "bench");
+        }
         if (w.lock() != Workload.Lock.DEFAULT) {
             b.set("putMessageLock", w.lock().name().toLowerCase(java.util.Locale.ROOT), "bench");
         }
@@ -53,7 +56,7 @@ public final class HangarEngine implements BenchEngine {
 
     @Override
     public String name() {
-        return pretouch ? Workload.HANGAR_PRETOUCH : Workload.HANGAR;
+        return Boolean.TRUE.equals(pretouch) ? Workload.HANGAR_PRETOUCH : Workload.HANGAR;
     }
 
     @Override

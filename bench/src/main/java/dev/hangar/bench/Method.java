@@ -14,7 +14,8 @@ final class Method {
             the rounds with the min–max range in brackets. Apache RocketMQ 4.9.8's `DefaultMessageStore` is used as a
             broker uses it (`MessageStoreConfig` defaults unless the workload says otherwise; 4.9.8's default
             put lock is the reentrant lock); Hangar's `DefaultMessageStore` with its built-in providers
-            (default lock `reentrant`, `warmMapedFileEnable=false` unless the row says "pretoucher on").
+            (default lock `reentrant`; its default `warmMapedFileEnable=true`, the CommitLog pretoucher, except
+            the put-stall row's "Hangar" run, which is without it).
             CommitLog files are 256 MiB on both; ConsumeQueue and index files keep their defaults (300 000
             units; 5 000 000 slots × 20 000 000 entries).
 
@@ -41,7 +42,7 @@ final class Method {
               a stall does not push later puts back) and only the put call is timed, not the pacer's wait. One
               round per engine (three runs of %d s), with a warm-up of a twentieth of it: Hangar with
               `warmMapedFileEnable=true` (its CommitLog pretoucher faults pages in ahead of the writer on its
-              own thread), Hangar without, and RocketMQ with its default (`warmMapedFileEnable=false`).
+              own thread), Hangar with `warmMapedFileEnable=false`, and RocketMQ with its default (`warmMapedFileEnable=false`).
             - 100 000 queues (`queues-100k-256b-4t`): one round, Hangar only. RocketMQ maps every
               ConsumeQueue file for as long as it is open and would need 100 000 mappings, more than
               `vm.max_map_count` (65 530 here). Its 8-queue reference is `async-256b-4t` (same 256 B, 4

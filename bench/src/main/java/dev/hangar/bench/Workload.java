@@ -25,7 +25,7 @@ public record Workload(String name, String title, int messageSize, int threads, 
      */
     public enum Lock { DEFAULT, SPIN, ADAPTIVE, REENTRANT }
 
-    /** Hangar with its defaults. */
+    /** Hangar with its defaults (pretoucher on), or without the pretoucher in the put-stall row. */
     public static final String HANGAR = "hangar";
     /** Hangar with {@code warmMapedFileEnable=true}: its CommitLog pretoucher faults pages in ahead of the writer. */
     public static final String HANGAR_PRETOUCH = "hangar-pretouch";

@@ -29,14 +29,15 @@ import org.slf4j.LoggerFactory;
  * writer can move into that page and fill it. So a touch must not <em>store</em> anything that could land over
  * the writer's bytes; a plain "write a zero into the page" (what {@link DefaultMappedFile#warmUp} does, safely
  * only because it runs before the file is handed out) would be a data race that can erase a message. The touch
- * here is one of two operations that leave every byte as it is, whatever the interleaving:
+ * here is made of two operations that leave every byte as it is, whatever the interleaving:
  * <ol>
  *   <li>{@code madvise(MADV_POPULATE_WRITE)} (Linux 5.14+): the kernel runs the write-fault path for each page
  *       (allocating the page-cache page, {@code page_mkwrite}, a writable page-table entry) without writing to
  *       the memory at all;</li>
- *   <li>where the kernel refuses it, an atomic {@code getAndAdd(0)} on the page's first aligned int: an
- *       indivisible read-modify-write that stores back exactly the value it read. A store of the writer is
- *       ordered entirely before it (and is kept) or entirely after it (and wins), so no byte can change.</li>
+ *   <li>then (alone where the kernel refuses the {@code madvise}) an atomic {@code getAndAdd(0)} on each page's
+ *       first aligned int: an indivisible read-modify-write that stores back exactly the value it read. A store
+ *       of the writer is ordered entirely before it (and is kept) or entirely after it (and wins), so no byte
+ *       can change. It is the real store a hypervisor needs to back the page (see {@link #touch}).</li>
  * </ol>
  * A read would not do: the first read of a page of a shared file mapping maps it read-only, and the writer's
  * first store would still fault (write-protect fault plus {@code page_mkwrite}). Besides, pages are touched only
@@ -46,21 +47,30 @@ import org.slf4j.LoggerFactory;
  * zeros the file holds anyway, so a flush of them changes nothing on disk.
  *
  * <p>A file is touched only under {@link DefaultMappedFile#hold()}, so a file being unmapped or deleted is
- * skipped, never touched after its unmap. When the writer rolls to a new file, the first page of that file is
- * still the writer's own first touch (the pretoucher follows within one pass).
+ * skipped, never touched after its unmap. When the writer rolls to a new file, its first pages are still the
+ * writer's own first touches until the pretoucher's next look (at most its idle sleep). Touching the head of a
+ * file created ahead on the allocation thread was tried and dropped: the file waits for its turn across the
+ * ConsumeQueue flush's {@code syncfs}, which writes the touched pages back and write-protects them, and the
+ * writer's write-protect fault on such a page costs several times a first touch (docs/PERFORMANCE.md). The same
+ * is why the distance ahead is kept short.
  *
  * <p>Thread-safety: {@link #watch} from any thread; {@link #start()} and {@link #shutdown()} once each.
  */
 public final class CommitLogPretoucher {
     private static final Logger LOG = LoggerFactory.getLogger(CommitLogPretoucher.class);
     private static final int PAGE = DirtyPages.OS_PAGE_SIZE;
-    /** Pages touched per step before looking at the writer again, so one step stays short. */
-    private static final int PAGES_PER_STEP = 64;
+    /**
+     * Pages touched per step (1 MiB) before looking at the writer again: one {@code madvise} call per step, and a
+     * step stays well under a millisecond.
+     */
+    private static final int PAGES_PER_STEP = 256;
     private static final long SHUTDOWN_JOIN_MILLIS = 10_000;
     private static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
     private final NativeMemory nativeMemory;
     private final int aheadBytes;
+    /** Whole pages of the distance that may be used up before the pretoucher touches again: half of it. */
+    private final long refillSlack;
     private final long idleParkNanos;
     private final CopyOnWriteArrayList<Watched> watched = new CopyOnWriteArrayList<>();
     private final AtomicLong pagesTouched = new AtomicLong();
@@ -83,6 +93,7 @@ public final class CommitLogPretoucher {
             throw new IllegalArgumentException("idleParkNanos must be positive: " + idleParkNanos);
         }
         this.aheadBytes = aheadBytes;
+        this.refillSlack = (long) aheadBytes / 2 / PAGE * PAGE;
         this.idleParkNanos = idleParkNanos;
         this.useMadvise = nativeMemory.isAvailable();
     }
@@ -164,7 +175,10 @@ public final class CommitLogPretoucher {
         }
     }
 
-    /** One step over every watched queue: at most {@link #PAGES_PER_STEP} pages each. Pages touched. */
+    /**
+     * One step over every watched queue: each queue whose touched distance is down to half is touched up to the
+     * full distance again, {@link #PAGES_PER_STEP} pages per call. Pages touched.
+     */
     int touchStep() {
         int touched = 0;
         for (Watched w : watched) {
@@ -187,31 +201,43 @@ public final class CommitLogPretoucher {
         long from = Math.max(w.touchedEnd, writersNextPage);
         // page aligned, so that the next step's madvise starts on a page boundary
         long target = Math.min(file.fileSize(), ((long) wrote + aheadBytes + PAGE - 1) / PAGE * PAGE);
-        long to = Math.min(target, from + (long) PAGES_PER_STEP * PAGE);
-        if (from >= to || !file.hold()) {
+        // refill only once half the distance is used up (or to finish the file), and then all the way, so the
+        // madvise calls cover many pages each instead of following the writer page by page
+        boolean refill = from < target && (from + refillSlack < target || target == file.fileSize());
+        if (!refill || !file.hold()) {
             return 0;
         }
+        int pages = 0;
         try {
             MappedByteBuffer mapping = file.mappingForPretouch();
             if (mapping == null) {
                 return 0;
             }
-            touch(mapping, (int) from, (int) to);
+            while (from < target) {
+                long to = Math.min(target, from + (long) PAGES_PER_STEP * PAGE);
+                touch(mapping, (int) from, (int) to);
+                w.touchedEnd = (int) to;
+                pages += (int) ((to - from + PAGE - 1) / PAGE);
+                from = to;
+            }
         } finally {
             file.release();
         }
-        w.touchedEnd = (int) to;
-        int pages = (int) ((to - from + PAGE - 1) / PAGE);
         pagesTouched.addAndGet(pages);
         return pages;
     }
 
-    /** Faults [from, to) in writable; {@code from} is page aligned. Never changes a byte (see the class doc). */
+    /**
+     * Faults [from, to) in writable; {@code from} is page aligned. Never changes a byte (see the class doc). The
+     * {@code madvise} maps the pages in one call per step (a fraction of the cost of one fault per page, folio
+     * by folio); the atomic add of zero that follows is still needed under a hypervisor that backs guest memory
+     * lazily: the kernel's new page-cache page may be guest memory the host has not backed yet (given back by
+     * free-page reporting), and only the first real store to it makes the host back it, invisible to the guest's
+     * fault counters (about 2 us per page on the VM of docs/PERFORMANCE.md). On bare metal the add costs a cache miss.
+     */
     private void touch(MappedByteBuffer mapping, int from, int to) {
-        if (useMadvise) {
-            if (nativeMemory.madvise(mapping.slice(from, to - from), to - from, LibC.MADV_POPULATE_WRITE)) {
-                return;
-            }
+        if (useMadvise && !nativeMemory.madvise(mapping.slice(from, to - from), to - from,
+                LibC.MADV_POPULATE_WRITE)) {
             useMadvise = false;
             LOG.info("madvise(MADV_POPULATE_WRITE) is not available ({}): pretouching by an atomic add of zero",
                     nativeMemory.lastFailure());

@@ -48,8 +48,11 @@ public final class DefaultMappedStorage implements MappedStorage {
     /** CommitLog appends are readable only once committed (transient-pool, write-window). */
     private final boolean writesThroughBuffer;
     private final AllocateMappedFileService allocator;
-    /** Sleep of the pretoucher when it is far enough ahead: 100 us is 20 pages at 200 MB/s of appends. */
-    private static final long PRETOUCH_IDLE_PARK_NANOS = 100_000;
+    /**
+     * Sleep of the pretoucher between looks at the writer: 1 ms is 400 KB at 400 MB/s of appends, far less than the
+     * half of pretouchAheadBytes it lets the writer use up before it touches again.
+     */
+    private static final long PRETOUCH_IDLE_PARK_NANOS = 1_000_000;
     private final CommitLogPretoucher pretoucher;
     private final MappedFileFactory plainFiles;
     private final MappedFileFactory commitLogFiles;
@@ -107,9 +110,6 @@ public final class DefaultMappedStorage implements MappedStorage {
             this.pool = null;
             this.commitLogFiles = plainFiles;
         }
-        this.allocator = new AllocateMappedFileService(commitLogFiles, pool,
-                config.get(StoreConfigKeys.FAST_FAIL_IF_NO_BUFFER_IN_STORE_POOL),
-                false, 0, AllocateMappedFileService.DEFAULT_WAIT_MILLIS);
         // warmMapedFileEnable selects the pretoucher rather than warming whole files: see CommitLogPretoucher.
         // The transient-pool variant writes into pooled buffers, touched when the pool is built.
         // The write-window variant writes into a private mapping: touching the shared one ahead would not help it.
@@ -118,6 +118,9 @@ public final class DefaultMappedStorage implements MappedStorage {
                 ? new CommitLogPretoucher(nativeMemory, config.get(StoreConfigKeys.PRETOUCH_AHEAD_BYTES),
                         PRETOUCH_IDLE_PARK_NANOS)
                 : null;
+        this.allocator = new AllocateMappedFileService(commitLogFiles, pool,
+                config.get(StoreConfigKeys.FAST_FAIL_IF_NO_BUFFER_IN_STORE_POOL),
+                false, 0, AllocateMappedFileService.DEFAULT_WAIT_MILLIS);
     }
 
     /**

@@ -46,8 +46,13 @@ class CommitLogPretoucherTest {
 
     /** Fills the file with 1 KiB appends from this thread; its minor faults meanwhile. */
     private static long faultsWhileFilling(MappedFile file, byte[] chunk) throws IOException {
+        return faultsWhileAppending(file, chunk, FILE_SIZE);
+    }
+
+    /** Appends {@code bytes} in 1 KiB appends from this thread; its minor faults meanwhile. */
+    private static long faultsWhileAppending(MappedFile file, byte[] chunk, int bytes) throws IOException {
         long before = threadMinorFaults();
-        for (int i = 0; i < FILE_SIZE / CHUNK; i++) {
+        for (int i = 0; i < bytes / CHUNK; i++) {
             chunk[0] = (byte) i;
             assertTrue(file.appendBytes(chunk, 0, CHUNK));
         }

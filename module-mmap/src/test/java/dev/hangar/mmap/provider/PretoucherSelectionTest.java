@@ -55,6 +55,13 @@ class PretoucherSelectionTest {
     }
 
     @Test
+    void theMmapVariantRunsThePretoucherByDefault() {
+        StoreConfig defaults = StoreConfig.builder().set(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG, FILE_SIZE).build();
+        assertNotNull(new DefaultMappedStorage(defaults, false, NativeMemory.system()).pretoucher(),
+                "warmMapedFileEnable is on unless set to false");
+    }
+
+    @Test
     void withoutTheKeyOrWithTheWriteBufferPoolThereIsNoPretoucher() {
         assertNull(new DefaultMappedStorage(config(false), false, NativeMemory.system()).pretoucher());
         assertNull(new DefaultMappedStorage(config(true), true, NativeMemory.system()).pretoucher(),

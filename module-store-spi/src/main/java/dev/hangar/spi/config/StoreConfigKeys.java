@@ -79,16 +79,20 @@ public final class StoreConfigKeys {
             "Number of pooled write buffers (each one CommitLog file large)"));
     public static final ConfigKey<Boolean> FAST_FAIL_IF_NO_BUFFER_IN_STORE_POOL = add(boolKey(
             "fastFailIfNoBufferInStorePool", false, "Refuse a put at once when the write-buffer pool is empty"));
-    public static final ConfigKey<Boolean> WARM_MAPPED_FILE_ENABLE = add(boolKey("warmMapedFileEnable", false,
-            "Run the CommitLog pretoucher (mmap variant): a background thread faults in the pages "
-            + "pretouchAheadBytes past the write position, without writing into them, so a put never takes the "
-            + "first-touch page fault. Replaces RocketMQ's touch-and-mlock of whole new files (with forces every "
-            + "flushLeastPagesWhenWarmMapedFile pages), which made put stalls worse"));
-    public static final ConfigKey<Integer> PRETOUCH_AHEAD_BYTES = add(intKey("pretouchAheadBytes", 16 << 20, 4096,
-            1 << 30, "How far past the CommitLog write position the pretoucher keeps pages faulted in, in bytes"));
+    public static final ConfigKey<Boolean> WARM_MAPPED_FILE_ENABLE = add(boolKey("warmMapedFileEnable", true,
+            "Run the CommitLog pretoucher (mmap variant; on by default, unlike RocketMQ): a background thread keeps "
+            + "the pages up to pretouchAheadBytes past the write position faulted in, refilling when half of that "
+            + "is used, without changing a byte, so a put does not take the first-touch page fault. Replaces "
+            + "RocketMQ's "
+            + "touch-and-mlock of whole new files (with forces every flushLeastPagesWhenWarmMapedFile pages), which "
+            + "made put stalls worse. false leaves the first touches to the writer"));
+    public static final ConfigKey<Integer> PRETOUCH_AHEAD_BYTES = add(intKey("pretouchAheadBytes", 4 << 20, 4096,
+            1 << 30, "How far past the CommitLog write position the pretoucher keeps pages faulted in, in bytes. "
+            + "Short on purpose: a file-system-wide sync (the ConsumeQueue flush's syncfs) writes the touched pages "
+            + "back, and the writer's later write-protect fault on each costs more than the first touch it saved"));
     public static final ConfigKey<Integer> FLUSH_LEAST_PAGES_WHEN_WARM_MAPPED_FILE = add(intKey(
             "flushLeastPagesWhenWarmMapedFile", 4096, 1, MAX, "Accepted for compatibility and ignored: the "
-            + "pretoucher (warmMapedFileEnable) writes nothing, so there is nothing to force"));
+            + "pretoucher (warmMapedFileEnable) changes no byte, so there is nothing to force"));
     public static final ConfigKey<Integer> MAX_MAPPED_CONSUME_QUEUE_FILES = add(intKey("maxMappedConsumeQueueFiles",
             32_768, 1, 1 << 20, "ConsumeQueue files kept mapped at once; idle ones are unmapped past it "
             + "(vm.max_map_count bounds a process's mappings, 65530 by default)"));
