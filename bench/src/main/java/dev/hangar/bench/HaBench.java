@@ -4,8 +4,12 @@ import dev.hangar.spi.flush.LatencyHistogram;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Semaphore;
@@ -20,7 +24,7 @@ import java.util.function.BooleanSupplier;
  * ASYNC_MASTER at full speed and at half of it (replication lag: from a put's answer until the slave holds it).
  *
  * <pre>
- *   java -cp ... dev.hangar.bench.HaBench [--messages N] [--dir DIR] [--out FILE] [--docs FILE]
+ *   java -cp ... dev.hangar.bench.HaBench [--messages N] [--rounds N] [--dir DIR] [--out FILE] [--docs FILE]
  *        [--engines hangar,rocketmq] [--modes sync,async] (inflight: only the in-flight SYNC_MASTER run;
  *        asyncinflight: the same in-flight load on an ASYNC_MASTER, which no put waits for the slave)
  * </pre>
@@ -64,6 +68,9 @@ public final class HaBench {
         }
     }
 
+    /** Seeds the engine order of each round, so a run repeats its order (as bench/run.sh's BenchMain does). */
+    private static final long ORDER_SEED = 20261201L;
+
     /** The docs/BENCHMARKS.md section: how it was measured, then the table. */
     static String sectionText(String table) {
         return "## " + SECTION + "\n\n"
@@ -92,6 +99,7 @@ public final class HaBench {
         Path docs = null;
         List<String> engineNames = List.of("hangar", "rocketmq");
         List<String> modes = List.of("sync", "async");
+        int rounds = 1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--messages" -> messages = Integer.parseInt(args[++i]);
@@ -100,9 +108,11 @@ public final class HaBench {
                 case "--docs" -> docs = Path.of(args[++i]);
                 case "--engines" -> engineNames = List.of(args[++i].split(","));
                 case "--modes" -> modes = List.of(args[++i].split(","));
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + " (allowed: --messages N, --dir DIR, --out FILE, --docs FILE, "
-                        + "--engines hangar,hangar-pool,rocketmq, --modes sync,async,inflight,asyncinflight)");
+                        + "--engines hangar,hangar-pool,rocketmq, --modes sync,async,inflight,asyncinflight, "
+                        + "--rounds N)");
             }
         }
         Map<String, PairFactory> engines = Map.of(
@@ -113,59 +123,73 @@ public final class HaBench {
         List<Result> results = new ArrayList<>();
         LatencyHistogram floor = null;
         double floorRate = 0;
-        for (String engine : engineNames) {
-            PairFactory f = engines.get(engine);
-            if (f == null) {
-                throw new IllegalArgumentException("unknown engine " + engine + " (allowed: hangar, " + POOLED_MASTER
-                        + ", rocketmq)");
+        Set<String> warmed = new HashSet<>();
+        for (int round = 1; round <= rounds; round++) {
+            // the engine order is shuffled in every round (seeded, so a run repeats its order), as in bench/run.sh
+            List<String> order = new ArrayList<>(engineNames);
+            if (rounds > 1) {
+                Collections.shuffle(order, new Random(ORDER_SEED + round));
             }
-            // unrecorded warm-up, as bench/run.sh makes for issue 13's rows: otherwise whichever engine runs first
-            // pays the JIT compilation of its put, shipping and append paths inside its timed rows
-            run(f, dir, engine, HaTargets.Run.SYNC_IN_FLIGHT, "SYNC_MASTER", "warm-up, not recorded",
-                    Math.max(1_000, messages / 10), 4, 256, 0);
-            if (modes.contains("sync")) {
-                results.add(run(f, dir, engine, HaTargets.Run.SYNC_CLOSED_LOOP, "SYNC_MASTER",
-                        "16 threads closed loop", messages, 16, 1, 0));
-            }
-            if (modes.contains("sync") || modes.contains("inflight")) {
-                results.add(run(f, dir, engine, HaTargets.Run.SYNC_IN_FLIGHT, "SYNC_MASTER",
-                        "4 threads x 256 in flight", messages, 4, 256, 0));
-            }
-            if (modes.contains("asyncinflight")) {
-                // not in the default run: the in-flight row without the wait for the slave, to tell what that wait
-                // adds to a put (compare the put threads' CPU per message with the SYNC_MASTER row)
-                results.add(run(f, dir, engine, HaTargets.Run.ASYNC_IN_FLIGHT, "ASYNC_MASTER",
-                        "4 threads x 256 in flight", messages, 4, 256, 0));
-            }
-            if (!modes.contains("async")) {
-                continue;
-            }
-            Result full = run(f, dir, engine, HaTargets.Run.ASYNC_FULL, "ASYNC_MASTER", "16 threads closed loop",
-                    messages, 16, 1, 0);
-            results.add(full);
-            double half = messages / full.seconds() / 2;
-            results.add(run(f, dir, engine, HaTargets.Run.ASYNC_HALF, "ASYNC_MASTER",
-                    String.format("4 threads at half rate (%,.0f/s)", half), messages / 2, 4, 1, half));
-            Result replicated = results.stream().filter(r -> r.engine().equals(engine)
-                    && r.run() == HaTargets.Run.SYNC_IN_FLIGHT).findFirst().orElse(null);
-            if (replicated != null && engine.equals(HaTargets.HANGAR)) {
-                // one more paced run, labelled as not the issue's: the lag at half of what the pair sustains while
-                // replicating, which tells a capacity backlog from a lag the pipeline itself adds
-                double halfReplicated = messages / replicated.seconds() / 2;
-                results.add(run(f, dir, engine, HaTargets.Run.ASYNC_HALF_OF_REPLICATED, "ASYNC_MASTER",
-                        String.format("4 threads at half the replicated rate (%,.0f/s)", halfReplicated),
-                        messages / 2, 4, 1, halfReplicated));
-            }
-            if (floor == null) {
-                floor = WakeupFloor.measure(Math.max(1_000, messages / 8), half);
-                floorRate = half;
+            String inRound = rounds > 1 ? " (round " + round + ")" : "";
+            for (String engine : order) {
+                PairFactory f = engines.get(engine);
+                if (f == null) {
+                    throw new IllegalArgumentException("unknown engine " + engine + " (allowed: hangar, " + POOLED_MASTER
+                            + ", rocketmq)");
+                }
+                // unrecorded warm-up, as bench/run.sh makes for issue 13's rows: otherwise whichever engine runs first
+                // pays the JIT compilation of its put, shipping and append paths inside its timed rows
+                if (warmed.add(engine)) {
+                    run(f, dir, engine, HaTargets.Run.SYNC_IN_FLIGHT, "SYNC_MASTER", "warm-up, not recorded",
+                            Math.max(1_000, messages / 10), 4, 256, 0);
+                }
+                if (modes.contains("sync")) {
+                    results.add(run(f, dir, engine, HaTargets.Run.SYNC_CLOSED_LOOP, "SYNC_MASTER",
+                            "16 threads closed loop" + inRound, messages, 16, 1, 0));
+                }
+                if (modes.contains("sync") || modes.contains("inflight")) {
+                    results.add(run(f, dir, engine, HaTargets.Run.SYNC_IN_FLIGHT, "SYNC_MASTER",
+                            "4 threads x 256 in flight" + inRound, messages, 4, 256, 0));
+                }
+                if (modes.contains("asyncinflight")) {
+                    // not in the default run: the in-flight row without the wait for the slave, to tell what that wait
+                    // adds to a put (compare the put threads' CPU per message with the SYNC_MASTER row)
+                    results.add(run(f, dir, engine, HaTargets.Run.ASYNC_IN_FLIGHT, "ASYNC_MASTER",
+                            "4 threads x 256 in flight" + inRound, messages, 4, 256, 0));
+                }
+                if (!modes.contains("async")) {
+                    continue;
+                }
+                Result full = run(f, dir, engine, HaTargets.Run.ASYNC_FULL, "ASYNC_MASTER",
+                        "16 threads closed loop" + inRound,
+                        messages, 16, 1, 0);
+                results.add(full);
+                double half = messages / full.seconds() / 2;
+                results.add(run(f, dir, engine, HaTargets.Run.ASYNC_HALF, "ASYNC_MASTER",
+                        String.format("4 threads at half rate (%,.0f/s)", half) + inRound, messages / 2, 4, 1, half));
+                Result replicated = results.stream().filter(r -> r.engine().equals(engine)
+                        && r.run() == HaTargets.Run.SYNC_IN_FLIGHT).reduce((earlier, later) -> later).orElse(null);
+                if (replicated != null && engine.equals(HaTargets.HANGAR)) {
+                    // one more paced run, labelled as not the issue's: the lag at half of what the pair sustains while
+                    // replicating, which tells a capacity backlog from a lag the pipeline itself adds
+                    double halfReplicated = messages / replicated.seconds() / 2;
+                    results.add(run(f, dir, engine, HaTargets.Run.ASYNC_HALF_OF_REPLICATED, "ASYNC_MASTER",
+                            String.format("4 threads at half the replicated rate (%,.0f/s)", halfReplicated)
+                                    + inRound,
+                            messages / 2, 4, 1, halfReplicated));
+                }
+                if (floor == null) {
+                    floor = WakeupFloor.measure(Math.max(1_000, messages / 8), half);
+                    floorRate = half;
+                }
             }
         }
         StringBuilder table = new StringBuilder();
         table.append("Machine: ").append(machine()).append(". Load average (1 min) ").append(loadBefore)
                 .append(" at the start, ").append(loadAverage()).append(" at the end: other processes (builds) "
-                        + "share the CPUs. One run each; on a loaded machine this is noisy: read ratios, not "
-                        + "absolutes.\n\n")
+                        + "share the CPUs. " + rounds + " round(s) per row, the engine order shuffled in each; the "
+                        + "targets are judged from the medians over the rounds. On a loaded machine this is noisy: read "
+                        + "ratios, not absolutes.\n\n")
                 .append("| mode | engine | messages | msgs/s | put p50 µs | put p99 µs | repl. lag p50 µs | "
                         + "repl. lag p99 µs | failed |\n|---|---|---|---|---|---|---|---|---|\n");
         for (Result r : results) {
@@ -179,7 +203,8 @@ public final class HaBench {
         }
         String targets = new HaTargets(results.stream().map(Result::measured).toList(),
                 Runtime.getRuntime().availableProcessors()).markdown();
-        table.append("\nTargets, judged by this run (one run each, so a verdict near its line is noise):\n\n")
+        table.append("\nTargets, judged by this run (medians over " + rounds + " round(s); with one round a "
+                + "verdict near its line is noise):\n\n")
                 .append(targets);
         System.err.print(targets);
         String md = "# Replication benchmark (master + slave on loopback, 1 KiB)\n\n" + table;

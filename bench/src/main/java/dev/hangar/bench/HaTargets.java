@@ -118,7 +118,22 @@ final class HaTargets {
         return b.toString();
     }
 
+    /** The engine's runs of that kind, as one: the median of each figure over the rounds (empty without runs). */
     private Optional<Measured> find(String engine, Run run) {
-        return runs.stream().filter(r -> r.engine().equals(engine) && r.run() == run).findFirst();
+        List<Measured> all = runs.stream().filter(r -> r.engine().equals(engine) && r.run() == run).toList();
+        if (all.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Measured(engine, run, median(all, Measured::messagesPerSecond),
+                median(all, Measured::cpuMicrosPerMessage), median(all, Measured::lagP99Micros)));
+    }
+
+    /** The median of a figure over the rounds, leaving out rounds without it (NaN); NaN when none has it. */
+    static double median(List<Measured> all, java.util.function.ToDoubleFunction<Measured> figure) {
+        double[] v = all.stream().mapToDouble(figure).filter(x -> !Double.isNaN(x)).sorted().toArray();
+        if (v.length == 0) {
+            return Double.NaN;
+        }
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 }

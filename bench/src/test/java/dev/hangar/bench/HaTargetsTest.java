@@ -102,4 +102,18 @@ class HaTargetsTest {
     private void run(String engine, Run run, double rate, double cpu, double lagP99) {
         runs.add(new Measured(engine, run, rate, cpu, lagP99));
     }
+
+    @Test
+    void severalRoundsOfARowAreJudgedByTheirMedian() {
+        List<HaTargets.Measured> runs = List.of(
+                new HaTargets.Measured(HaTargets.HANGAR, HaTargets.Run.SYNC_IN_FLIGHT, 60_000, 25, Double.NaN),
+                new HaTargets.Measured(HaTargets.HANGAR, HaTargets.Run.SYNC_IN_FLIGHT, 130_000, 11, Double.NaN),
+                new HaTargets.Measured(HaTargets.HANGAR, HaTargets.Run.SYNC_IN_FLIGHT, 100_000, 15, Double.NaN),
+                new HaTargets.Measured(HaTargets.ROCKETMQ, HaTargets.Run.SYNC_IN_FLIGHT, 50_000, 25, Double.NaN));
+        HaTargets.Row row = new HaTargets(runs, 2).rows().get(0);
+        assertTrue(row.measured().startsWith("2.00x (100,000 vs 50,000"), row.measured());
+        assertEquals("met", row.verdict());
+        assertEquals(15, HaTargets.median(runs.subList(0, 3), HaTargets.Measured::cpuMicrosPerMessage));
+        assertEquals(13, HaTargets.median(runs.subList(1, 3), HaTargets.Measured::cpuMicrosPerMessage));
+    }
 }
