@@ -311,7 +311,8 @@ final class StoreRuntime implements AutoCloseable {
             b.commitLog.writeReplicasThroughFile();
         }
         // a master's appends in a write buffer become shippable only once committed: a put waiting for its slave
-        // asks the committer not to wait for commitCommitLogLeastPages
+        // asks the committer not to wait for commitCommitLogLeastPages, and each commit wakes the shipping (a put's
+        // own wake-up comes before that commit)
         boolean bufferedMaster = assembly.role() != BrokerRole.SLAVE && b.mappedStorage.usesWriteBuffer();
         CommitLogReplicaPort port = new CommitLogReplicaPort(b.commitLog, () -> {
             reput.wakeup();
@@ -319,8 +320,7 @@ final class StoreRuntime implements AutoCloseable {
         }, bufferedMaster ? flush::commitThrough : offset -> { });
         b.replication = assembly.replication().create(new ReplicationContext(assembly.role(), b.config, port));
         b.replication.start();
-        if (assembly.role() != BrokerRole.SLAVE && b.mappedStorage.usesWriteBuffer()) {
-            // a master's appends are shippable only once committed; a put's own wake-up comes before that commit
+        if (bufferedMaster) {
             b.flushTarget.afterCommit(b.replication::readableEndMoved);
         }
         return b.replication;
