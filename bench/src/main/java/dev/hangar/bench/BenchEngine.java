@@ -26,6 +26,17 @@ public interface BenchEngine extends AutoCloseable {
         throw new UnsupportedOperationException(name() + " has no queues");
     }
 
+    /** For an engine with queues: {@link #maxOffsetInQueue} summed over every queue of {@code topics}. */
+    default long sumOfQueueMaxOffsets(java.util.List<String> topics) {
+        long sum = 0;
+        for (String topic : topics) {
+            for (int q = 0; q < Workload.QUEUES; q++) {
+                sum += maxOffsetInQueue(topic, q);
+            }
+        }
+        return sum;
+    }
+
     /** True when a key query (in its topic) finds message number {@code message} by its key. */
     boolean findsKey(int message);
 

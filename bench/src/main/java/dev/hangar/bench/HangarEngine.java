@@ -121,13 +121,7 @@ public final class HangarEngine implements BenchEngine {
 
     @Override
     public long readableByOffset() {
-        long sum = 0;
-        for (String topic : topicNames) {
-            for (int q = 0; q < Workload.QUEUES; q++) {
-                sum += store.getMaxOffsetInQueue(topic, q);
-            }
-        }
-        return sum;
+        return sumOfQueueMaxOffsets(topicNames);
     }
 
     @Override

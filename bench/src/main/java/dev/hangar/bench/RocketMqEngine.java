@@ -158,13 +158,7 @@ public final class RocketMqEngine implements BenchEngine {
 
     @Override
     public long readableByOffset() {
-        long sum = 0;
-        for (String topic : topicNames) {
-            for (int q = 0; q < Workload.QUEUES; q++) {
-                sum += store.getMaxOffsetInQueue(topic, q);
-            }
-        }
-        return sum;
+        return sumOfQueueMaxOffsets(topicNames);
     }
 
     @Override
