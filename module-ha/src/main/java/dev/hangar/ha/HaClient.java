@@ -52,6 +52,13 @@ final class HaClient {
     private final int maxBody;
     /** Socket bytes land here; direct, so a read is one copy (kernel to this buffer) and so is the append. */
     private final ByteBuffer input = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
+    /**
+     * The bodies of the consecutive frames one read brought, gathered into one append: one lock, one write and one
+     * wake-up of the dispatcher and the flusher for them all, instead of one each per frame (a master under a paced
+     * load ships many small frames, and a slave that fell behind reads them several at a time).
+     */
+    private final ByteBuffer staged = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
+    private long stagedOffset;
     private final ByteBuffer pendingReport = ByteBuffer.allocate(HaFrameFormat.REPORT_SIZE);
     private long pendingOffset;
     private volatile boolean stopped;
@@ -59,6 +66,11 @@ final class HaClient {
     private volatile SocketChannel channel;
     private volatile Selector selector;
     private volatile long lastFrameNanos = System.nanoTime();
+    /**
+     * Socket reads that returned nothing right after a read that returned bytes, with no sleep between: a wasted
+     * system call (a test counts them: a wake-up for one frame should not cost one).
+     */
+    private volatile long emptyReadsAfterData;
 
     HaClient(HaSettings settings, ReplicatedLog log) {
         this.settings = settings;
@@ -89,6 +101,10 @@ final class HaClient {
 
     long bytesPerSecond() {
         return received.bytesPerSecond();
+    }
+
+    long emptyReadsAfterData() {
+        return emptyReadsAfterData;
     }
 
     long rejectedFrames() {
@@ -145,18 +161,21 @@ final class HaClient {
 
     /**
      * Runs one connection; returns why it ended (null on shutdown). Reads whatever the socket holds into one direct
-     * buffer (one system call for several frames, no copy into the Java heap) and appends each frame's body straight
-     * from it, a part at a time when a body is still arriving: a frame may end anywhere, so may an append.
+     * buffer (one system call for several frames, no copy into the Java heap) and appends the bodies of the frames it
+     * holds together ({@link #staged}), a part at a time when a body is still arriving: a frame may end anywhere, so
+     * may an append.
      */
     private String session(SocketChannel c, Selector selector) throws IOException {
         ByteBuffer in = input;
         in.clear();
+        staged.clear();
         pendingReport.clear().limit(0);
         long reported = report(c, log.maxOffset());
         long lastReportNanos = System.nanoTime();
         long lastHeardNanos = System.nanoTime();
         long bodyOffset = -1;
         int bodyLeft = -1; // -1: a header comes next
+        boolean readBytesLastTime = false; // and did not sleep since
         while (!stopped) {
             long now = System.nanoTime();
             if (now - lastReportNanos >= settings.heartbeatMillis() * 1_000_000) {
@@ -170,53 +189,69 @@ final class HaClient {
             if (n < 0) {
                 return "the master closed the connection";
             }
+            boolean drained;
             if (n == 0) {
-                // nothing more waiting: acknowledge what is applied (one report for all the frames just read),
-                // then sleep until bytes arrive or the poll interval ends
-                long end = log.maxOffset();
+                if (readBytesLastTime) {
+                    emptyReadsAfterData++;
+                }
+                readBytesLastTime = false;
+                drained = true;
+            } else {
+                // a read that left room in the buffer took all the socket held: reading again would return 0 (one
+                // wasted system call per wake-up); the select below returns at once if more came meanwhile
+                drained = in.hasRemaining();
+                readBytesLastTime = !drained;
+                lastHeardNanos = System.nanoTime();
+                in.flip();
+                while (true) {
+                    if (bodyLeft < 0) {
+                        if (in.remaining() < HaFrameFormat.HEADER_SIZE) {
+                            break;
+                        }
+                        long offset = in.getLong(in.position() + HaFrameFormat.PHY_OFFSET_AT);
+                        int size = in.getInt(in.position() + HaFrameFormat.BODY_SIZE_AT);
+                        in.position(in.position() + HaFrameFormat.HEADER_SIZE);
+                        if (size < 0 || size > maxBody) {
+                            appendStaged(); // the frames before it were good
+                            rejectedFrames.incrementAndGet();
+                            return "the master sent a frame of " + size + " bytes (allowed 0.." + maxBody
+                                    + "); reconnecting";
+                        }
+                        if (staged.position() == 0 || offset != stagedOffset + staged.position()) {
+                            appendStaged();
+                            checkContinues(offset);
+                        }
+                        bodyOffset = offset;
+                        bodyLeft = size;
+                    } else {
+                        int part = Math.min(bodyLeft, in.remaining());
+                        if (part == 0) {
+                            break;
+                        }
+                        stage(bodyOffset, in.slice(in.position(), part));
+                        in.position(in.position() + part);
+                        bodyOffset += part;
+                        bodyLeft -= part;
+                    }
+                    if (bodyLeft == 0) {
+                        lastFrameNanos = System.nanoTime();
+                        bodyLeft = -1;
+                    }
+                }
+                appendStaged();
+                in.compact();
+            }
+            long end = log.maxOffset();
+            if (drained) {
+                // nothing more waiting: acknowledge what is applied (one report for all the frames just read), then
+                // sleep until bytes arrive or the poll interval ends
                 if (end > reported) {
                     reported = report(c, end);
                     lastReportNanos = System.nanoTime();
                 }
                 selector.select(POLL_MILLIS);
                 selector.selectedKeys().clear();
-                continue;
-            }
-            lastHeardNanos = System.nanoTime();
-            in.flip();
-            while (true) {
-                if (bodyLeft < 0) {
-                    if (in.remaining() < HaFrameFormat.HEADER_SIZE) {
-                        break;
-                    }
-                    long offset = in.getLong(in.position() + HaFrameFormat.PHY_OFFSET_AT);
-                    int size = in.getInt(in.position() + HaFrameFormat.BODY_SIZE_AT);
-                    in.position(in.position() + HaFrameFormat.HEADER_SIZE);
-                    if (size < 0 || size > maxBody) {
-                        rejectedFrames.incrementAndGet();
-                        return "the master sent a frame of " + size + " bytes (allowed 0.." + maxBody + "); reconnecting";
-                    }
-                    checkContinues(offset);
-                    bodyOffset = offset;
-                    bodyLeft = size;
-                } else {
-                    int part = Math.min(bodyLeft, in.remaining());
-                    if (part == 0) {
-                        break;
-                    }
-                    append(bodyOffset, in.slice(in.position(), part));
-                    in.position(in.position() + part);
-                    bodyOffset += part;
-                    bodyLeft -= part;
-                }
-                if (bodyLeft == 0) {
-                    lastFrameNanos = System.nanoTime();
-                    bodyLeft = -1;
-                }
-            }
-            in.compact();
-            long end = log.maxOffset();
-            if (end - reported >= MAX_UNREPORTED_BYTES) {
+            } else if (end - reported >= MAX_UNREPORTED_BYTES) {
                 reported = report(c, end);
                 lastReportNanos = System.nanoTime();
             }
@@ -239,6 +274,30 @@ final class HaClient {
         } else if (masterOffset > mine) {
             throw new Diverged("the master sends from offset " + masterOffset + " but this slave ends at " + mine
                     + ": the bytes in between are no longer on the master");
+        }
+    }
+
+    /** Adds (part of) a frame's body, which continues the staged bytes (or starts them), to the next append. */
+    private void stage(long masterOffset, ByteBuffer bytes) {
+        if (staged.position() > 0 && (staged.remaining() < bytes.remaining()
+                || masterOffset != stagedOffset + staged.position())) {
+            appendStaged();
+        }
+        if (staged.position() == 0) {
+            stagedOffset = masterOffset;
+        }
+        staged.put(bytes);
+    }
+
+    /** Appends the staged bodies, if any, at the offset where the first of them starts. */
+    private void appendStaged() {
+        if (staged.position() > 0) {
+            staged.flip();
+            try {
+                append(stagedOffset, staged);
+            } finally {
+                staged.clear();
+            }
         }
     }
 

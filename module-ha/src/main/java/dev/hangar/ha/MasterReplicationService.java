@@ -73,7 +73,7 @@ final class MasterReplicationService implements ReplicationService {
         while (!stopped) {
             try {
                 SocketChannel channel = server.accept();
-                SlaveConnection c = new SlaveConnection(channel, settings, log, this);
+                SlaveConnection c = new SlaveConnection(channel, settings, log, this, role == BrokerRole.SYNC_MASTER);
                 connections.add(c);
                 LOG.info("slave {} connected ({} now)", c.peer(), connections.size());
                 c.start();
@@ -93,6 +93,15 @@ final class MasterReplicationService implements ReplicationService {
         if (offset >= log.maxOffset()) {
             caughtUpAtNanos = System.nanoTime();
         }
+    }
+
+    /** Wake-ups of the connection threads by a readable socket, summed over the connected slaves (for tests). */
+    long readableWakeups() {
+        long sum = 0;
+        for (SlaveConnection c : connections) {
+            sum += c.readableWakeups();
+        }
+        return sum;
     }
 
     void shippedBytes(int n) {

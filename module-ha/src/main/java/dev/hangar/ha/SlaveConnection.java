@@ -28,12 +28,22 @@ final class SlaveConnection {
     private static final long MAX_SELECT_MILLIS = 200;
     /** Frames shipped per wake-up at most, while the socket takes them (so reports are still read between bursts). */
     private static final int MAX_FRAMES_PER_WAKEUP = 8;
+    /**
+     * When no put waits for the slave (an ASYNC_MASTER), its reports do not wake this thread: they are read when it
+     * wakes anyway (new data, the select timeout), at most this often. A slave reports after every frame it applies,
+     * so a report-driven wake-up doubled this thread's wake-ups (and system calls) per shipped frame at paced rates,
+     * for acknowledgements nobody waits on; the acknowledged offset in the status is at most this much older (or one
+     * select timeout, when nothing is shipped).
+     */
+    static final long LAZY_REPORT_READ_NANOS = 10_000_000;
 
     private final SocketChannel channel;
     private final HaSettings settings;
     private final ReplicatedLog log;
     private final MasterReplicationService master;
     private final String peer;
+    /** True on a SYNC_MASTER: puts wait for the reports, so each one wakes this thread. */
+    private final boolean promptReports;
     private final Thread thread;
     private final ByteBuffer reports = ByteBuffer.allocate(1024);
     /**
@@ -53,13 +63,19 @@ final class SlaveConnection {
     /** The slave's newest acknowledgement, not yet passed to the waiting puts (see {@link #publishAck}). */
     private long ackToPublish = -1;
     private long lastReadNanos;
+    /** When the reports were last read (with or without bytes). */
+    private long lastReportReadNanos;
     private long lastDrainNanos;
     private long lastFrameNanos;
     /** Set when the connection must end once the pending frame is out. */
     private String closeReason;
     private boolean hadPending;
+    /** Wake-ups because the slave's socket had bytes to read (a test counts them: none when reports are lazy). */
+    private volatile long readableWakeups;
 
-    SlaveConnection(SocketChannel channel, HaSettings settings, ReplicatedLog log, MasterReplicationService master) {
+    SlaveConnection(SocketChannel channel, HaSettings settings, ReplicatedLog log, MasterReplicationService master,
+                    boolean promptReports) {
+        this.promptReports = promptReports;
         this.channel = channel;
         this.settings = settings;
         this.log = log;
@@ -89,6 +105,10 @@ final class SlaveConnection {
         thread.start();
     }
 
+    long readableWakeups() {
+        return readableWakeups;
+    }
+
     /**
      * New bytes exist: wake the thread if it sleeps for want of data. Called on every put, so the common case (the
      * thread is busy, or another put already woke it) is one volatile read.
@@ -112,6 +132,7 @@ final class SlaveConnection {
             SelectionKey key = c.register(s, SelectionKey.OP_READ);
             long now = System.nanoTime();
             lastReadNanos = now;
+            lastReportReadNanos = now - LAZY_REPORT_READ_NANOS;
             lastDrainNanos = now;
             lastFrameNanos = now;
             while (!stopped) {
@@ -128,7 +149,9 @@ final class SlaveConnection {
                     rejected = true;
                     break;
                 }
-                key.interestOps(SelectionKey.OP_READ | (pending ? SelectionKey.OP_WRITE : 0));
+                // until the slave's first report nothing can be shipped: that one always wakes this thread
+                boolean wakeOnReports = promptReports || nextTransfer < 0;
+                key.interestOps((wakeOnReports ? SelectionKey.OP_READ : 0) | (pending ? SelectionKey.OP_WRITE : 0));
                 if (pending) {
                     s.select(MAX_SELECT_MILLIS);
                 } else {
@@ -140,8 +163,16 @@ final class SlaveConnection {
                     }
                     sleeping.set(false);
                 }
+                if (!s.selectedKeys().isEmpty() && key.isReadable()) {
+                    readableWakeups++;
+                }
                 s.selectedKeys().clear();
-                String problem = readReports(c);
+                long woke = System.nanoTime();
+                String problem = null;
+                if (wakeOnReports || woke - lastReportReadNanos >= LAZY_REPORT_READ_NANOS) {
+                    lastReportReadNanos = woke;
+                    problem = readReports(c);
+                }
                 if (problem == null) {
                     problem = ship(c);
                 }

@@ -1,0 +1,139 @@
+package dev.hangar.ha;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hangar.spi.ha.BrokerRole;
+import dev.hangar.spi.store.PutMessageStatus;
+import java.io.DataInputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What one shipped put costs the threads that replicate it, counted (not timed): a master connection thread and a
+ * slave client over loopback, on in-memory logs, with puts one at a time, each waited for on the slave, so every put
+ * is a wake-up of its own on both sides (the paced ASYNC_MASTER load of the replication benchmark, at its worst).
+ */
+class ReplicationWakeupsTest {
+    private static final int PUTS = 200;
+    private static final int PUT_BYTES = 1024;
+
+    private static HaSettings settings(String masterAddress) {
+        return new HaSettings("127.0.0.1", 0, masterAddress, 5_000, 20_000, 32 * 1024, 256L * 1024 * 1024, 10_000);
+    }
+
+    @Test
+    void anAsyncMastersConnectionIsNotWokenByTheSlavesReportsYetStillReadsThem() throws Exception {
+        MemoryLog masterLog = new MemoryLog();
+        MemoryLog slaveLog = new MemoryLog();
+        MasterReplicationService master = new MasterReplicationService(BrokerRole.ASYNC_MASTER, settings(""), masterLog);
+        master.start();
+        HaClient slave = new HaClient(settings(master.status().listenAddress()), slaveLog);
+        try {
+            slave.start();
+            await("the slave's first report is read", () -> master.status().ackedOffset() >= 0);
+            long wokenByReportsBefore = master.readableWakeups();
+            long end = 0;
+            for (int i = 0; i < PUTS; i++) {
+                end = masterLog.put(PUT_BYTES, (byte) i);
+                assertEquals(PutMessageStatus.PUT_OK, master.handle(end, false).join());
+                long want = end;
+                await("the slave holds put " + i, () -> slaveLog.maxOffset() == want);
+            }
+            // the slave reported after every put (RocketMQ's slaves do too): none of those reports woke the master
+            assertEquals(0, master.readableWakeups() - wokenByReportsBefore,
+                    "wake-ups of an ASYNC_MASTER's connection thread by the slave's reports");
+            long last = end;
+            await("the master reads the slave's reports anyway (acknowledged " + master.status().ackedOffset()
+                    + " of " + last + ")", () -> master.status().ackedOffset() == last);
+            assertArrayEquals(masterLog.copy(), slaveLog.copy());
+            // a slave woken for one frame reads it, reports, and sleeps: no second read that finds nothing
+            assertEquals(0, slave.emptyReadsAfterData(), "empty socket reads right after a read with data");
+        } finally {
+            slave.shutdown();
+            master.shutdown();
+        }
+    }
+
+    @Test
+    void aSyncMastersConnectionIsWokenByEachReportSoEveryPutIsReleased() throws Exception {
+        MemoryLog masterLog = new MemoryLog();
+        MemoryLog slaveLog = new MemoryLog();
+        MasterReplicationService master = new MasterReplicationService(BrokerRole.SYNC_MASTER, settings(""), masterLog);
+        master.start();
+        HaClient slave = new HaClient(settings(master.status().listenAddress()), slaveLog);
+        try {
+            slave.start();
+            await("the slave's first report is read", () -> master.status().ackedOffset() >= 0);
+            long wokenByReportsBefore = master.readableWakeups();
+            for (int i = 0; i < PUTS; i++) {
+                long end = masterLog.put(PUT_BYTES, (byte) i);
+                CompletableFuture<PutMessageStatus> acked = master.handle(end, true);
+                assertEquals(PutMessageStatus.PUT_OK, acked.get(60, TimeUnit.SECONDS), "put " + i);
+            }
+            // each put waited for a report, which the sleeping connection thread had to wake up for
+            assertTrue(master.readableWakeups() - wokenByReportsBefore >= PUTS / 2,
+                    "wake-ups by reports: " + (master.readableWakeups() - wokenByReportsBefore) + " for " + PUTS
+                            + " puts that each waited for one");
+            assertArrayEquals(masterLog.copy(), slaveLog.copy());
+            assertEquals(0, slave.emptyReadsAfterData(), "empty socket reads right after a read with data");
+        } finally {
+            slave.shutdown();
+            master.shutdown();
+        }
+    }
+
+    @Test
+    void theFramesOneReadBringsAreAppendedToTheSlavesLogInOneAppend() throws Exception {
+        MemoryLog slaveLog = new MemoryLog();
+        int frames = 10;
+        int body = 700;
+        try (ServerSocket fakeMaster = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            HaClient slave = new HaClient(settings("127.0.0.1:" + fakeMaster.getLocalPort()), slaveLog);
+            try {
+                slave.start();
+                try (Socket link = fakeMaster.accept()) {
+                    DataInputStream reports = new DataInputStream(link.getInputStream());
+                    assertEquals(0, reports.readLong(), "an empty slave reports offset 0");
+                    // ten consecutive frames in one write: they arrive together, and one read takes them all
+                    ByteBuffer burst = ByteBuffer.allocate(frames * (HaFrameFormat.HEADER_SIZE + body));
+                    byte[] expected = new byte[frames * body];
+                    for (int f = 0; f < frames; f++) {
+                        burst.putLong((long) f * body).putInt(body);
+                        for (int i = 0; i < body; i++) {
+                            byte b = (byte) (f * 31 + i);
+                            burst.put(b);
+                            expected[f * body + i] = b;
+                        }
+                    }
+                    link.getOutputStream().write(burst.array());
+                    link.getOutputStream().flush();
+                    assertEquals((long) frames * body, reports.readLong(), "the slave reports the ten frames' end");
+                    assertArrayEquals(expected, slaveLog.copy());
+                    assertEquals(1, slaveLog.appends(), "appends to the slave's log for " + frames
+                            + " frames read at once");
+                }
+            } finally {
+                slave.shutdown();
+            }
+        }
+    }
+
+    private static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after 60 s waiting for: " + what);
+            }
+            LockSupport.parkNanos(20_000);
+        }
+    }
+}
