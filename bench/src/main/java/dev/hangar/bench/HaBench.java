@@ -26,7 +26,8 @@ import java.util.function.BooleanSupplier;
  * <pre>
  *   java -cp ... dev.hangar.bench.HaBench [--messages N] [--rounds N] [--dir DIR] [--out FILE] [--docs FILE]
  *        [--engines hangar,rocketmq] [--modes sync,async] (inflight: only the in-flight SYNC_MASTER run;
- *        asyncinflight: the same in-flight load on an ASYNC_MASTER, which no put waits for the slave)
+ *        asyncinflight: the same in-flight load on an ASYNC_MASTER, which no put waits for the slave;
+ *        paced: only an ASYNC_MASTER run of 4 threads at --paced-rate N msgs/s, for A/B comparisons)
  * </pre>
  * ({@code --engines} also takes {@value #POOLED_MASTER}: a Hangar master on {@code mappedFile=transient-pool}, a
  * labelled variant that the default run leaves out.)
@@ -100,6 +101,7 @@ public final class HaBench {
         List<String> engineNames = List.of("hangar", "rocketmq");
         List<String> modes = List.of("sync", "async");
         int rounds = 1;
+        double pacedRate = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--messages" -> messages = Integer.parseInt(args[++i]);
@@ -109,11 +111,15 @@ public final class HaBench {
                 case "--engines" -> engineNames = List.of(args[++i].split(","));
                 case "--modes" -> modes = List.of(args[++i].split(","));
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--paced-rate" -> pacedRate = Double.parseDouble(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + " (allowed: --messages N, --dir DIR, --out FILE, --docs FILE, "
                         + "--engines hangar,hangar-pool,rocketmq, --modes sync,async,inflight,asyncinflight, "
-                        + "--rounds N)");
+                        + "--rounds N, --paced-rate N with --modes paced)");
             }
+        }
+        if (modes.contains("paced") && !(pacedRate > 0)) {
+            throw new IllegalArgumentException("--modes paced needs --paced-rate N (messages per second, above 0)");
         }
         Map<String, PairFactory> engines = Map.of(
                 "hangar", (d, role) -> new HangarHaPair(d, role, FILE_SIZE, MESSAGE_SIZE),
@@ -156,6 +162,13 @@ public final class HaBench {
                     // adds to a put (compare the put threads' CPU per message with the SYNC_MASTER row)
                     results.add(run(f, dir, engine, HaTargets.Run.ASYNC_IN_FLIGHT, "ASYNC_MASTER",
                             "4 threads x 256 in flight" + inRound, messages, 4, 256, 0));
+                }
+                if (modes.contains("paced")) {
+                    // not in the default run: the paced ASYNC_MASTER load at a rate given on the command line, so runs
+                    // on a loaded machine (whose full rate, and so "half rate", varies run to run) compare like for like
+                    results.add(run(f, dir, engine, HaTargets.Run.ASYNC_FIXED_RATE, "ASYNC_MASTER",
+                            String.format("4 threads at a fixed rate (%,.0f/s)", pacedRate) + inRound, messages, 4, 1,
+                            pacedRate));
                 }
                 if (!modes.contains("async")) {
                     continue;

@@ -13,7 +13,9 @@ import java.util.Optional;
 final class HaTargets {
     /** The runs HaBench makes per engine; a target reads the ones it needs. */
     enum Run {
-        SYNC_CLOSED_LOOP, SYNC_IN_FLIGHT, ASYNC_IN_FLIGHT, ASYNC_FULL, ASYNC_HALF, ASYNC_HALF_OF_REPLICATED
+        SYNC_CLOSED_LOOP, SYNC_IN_FLIGHT, ASYNC_IN_FLIGHT, ASYNC_FULL, ASYNC_HALF, ASYNC_HALF_OF_REPLICATED,
+        /** A paced ASYNC_MASTER run at a rate given on the command line (diagnosis; judges no target). */
+        ASYNC_FIXED_RATE
     }
 
     /** What a target needs of one run: its rate, the CPU it used per message, and its lag p99 (NaN if none). */

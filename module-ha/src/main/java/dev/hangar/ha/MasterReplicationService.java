@@ -34,6 +34,7 @@ final class MasterReplicationService implements ReplicationService {
     private final HaSettings settings;
     private final ReplicatedLog log;
     private final AckWaiters waiters;
+    private final long gatherNanos;
     private final List<SlaveConnection> connections = new CopyOnWriteArrayList<>();
     private final RateMeter shipped = new RateMeter();
     private final AtomicLong rejected = new AtomicLong();
@@ -44,6 +45,12 @@ final class MasterReplicationService implements ReplicationService {
     private String listenAddress = "";
 
     MasterReplicationService(BrokerRole role, HaSettings settings, ReplicatedLog log) {
+        this(role, settings, log, SlaveConnection.GATHER_NANOS);
+    }
+
+    /** {@code gatherNanos}: an ASYNC_MASTER's gathering nap ({@link SlaveConnection#GATHER_NANOS}; tests vary it). */
+    MasterReplicationService(BrokerRole role, HaSettings settings, ReplicatedLog log, long gatherNanos) {
+        this.gatherNanos = gatherNanos;
         this.role = role;
         this.settings = settings;
         this.log = log;
@@ -73,7 +80,8 @@ final class MasterReplicationService implements ReplicationService {
         while (!stopped) {
             try {
                 SocketChannel channel = server.accept();
-                SlaveConnection c = new SlaveConnection(channel, settings, log, this, role == BrokerRole.SYNC_MASTER);
+                SlaveConnection c = new SlaveConnection(channel, settings, log, this, role == BrokerRole.SYNC_MASTER,
+                        gatherNanos);
                 connections.add(c);
                 LOG.info("slave {} connected ({} now)", c.peer(), connections.size());
                 c.start();
@@ -100,6 +108,15 @@ final class MasterReplicationService implements ReplicationService {
         long sum = 0;
         for (SlaveConnection c : connections) {
             sum += c.readableWakeups();
+        }
+        return sum;
+    }
+
+    /** Frames with data shipped, summed over the connected slaves (for tests). */
+    long dataFrames() {
+        long sum = 0;
+        for (SlaveConnection c : connections) {
+            sum += c.dataFrames();
         }
         return sum;
     }

@@ -7,6 +7,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,15 @@ final class SlaveConnection {
      * select timeout, when nothing is shipped).
      */
     static final long LAZY_REPORT_READ_NANOS = 10_000_000;
+    /**
+     * On an ASYNC_MASTER, while data keeps coming, this thread is not woken per put: after a wake-up that shipped
+     * data it naps this long (no put wakes it meanwhile) and ships what gathered, as one frame; a nap that finds
+     * nothing ends the gathering, and the next put wakes it at once again. At a paced rate a frame of one or two
+     * messages cost the same system calls, loopback TCP work, slave wake-up, append and dispatcher wake-ups as a
+     * frame of thirty: this bounds them to one per nap, for at most this much more lag. Nobody waits on an
+     * ASYNC_MASTER's slave, so no put's latency grows; a SYNC_MASTER ships at once.
+     */
+    static final long GATHER_NANOS = 200_000;
 
     private final SocketChannel channel;
     private final HaSettings settings;
@@ -44,6 +54,10 @@ final class SlaveConnection {
     private final String peer;
     /** True on a SYNC_MASTER: puts wait for the reports, so each one wakes this thread. */
     private final boolean promptReports;
+    /** How long a gathering nap lasts ({@link #GATHER_NANOS}; 0 ships at once, as a SYNC_MASTER does). */
+    private final long gatherNanos;
+    /** True while data keeps coming: the next wait is a nap, not a sleep a put ends. */
+    private boolean gathering;
     private final Thread thread;
     private final ByteBuffer reports = ByteBuffer.allocate(1024);
     /**
@@ -72,10 +86,13 @@ final class SlaveConnection {
     private boolean hadPending;
     /** Wake-ups because the slave's socket had bytes to read (a test counts them: none when reports are lazy). */
     private volatile long readableWakeups;
+    /** Frames with data shipped (a test counts them: a gathering master ships fewer, larger ones). */
+    private volatile long dataFrames;
 
     SlaveConnection(SocketChannel channel, HaSettings settings, ReplicatedLog log, MasterReplicationService master,
-                    boolean promptReports) {
+                    boolean promptReports, long gatherNanos) {
         this.promptReports = promptReports;
+        this.gatherNanos = promptReports ? 0 : gatherNanos;
         this.channel = channel;
         this.settings = settings;
         this.log = log;
@@ -109,6 +126,10 @@ final class SlaveConnection {
         return readableWakeups;
     }
 
+    long dataFrames() {
+        return dataFrames;
+    }
+
     /**
      * New bytes exist: wake the thread if it sleeps for want of data. Called on every put, so the common case (the
      * thread is busy, or another put already woke it) is one volatile read.
@@ -136,7 +157,8 @@ final class SlaveConnection {
             lastDrainNanos = now;
             lastFrameNanos = now;
             while (!stopped) {
-                if (!pending() && closeReason == null) {
+                long shippedBefore = nextTransfer;
+                if (!pending() && closeReason == null && !gathering) {
                     prepareFrame();
                 }
                 boolean pending = pending();
@@ -154,6 +176,9 @@ final class SlaveConnection {
                 key.interestOps((wakeOnReports ? SelectionKey.OP_READ : 0) | (pending ? SelectionKey.OP_WRITE : 0));
                 if (pending) {
                     s.select(MAX_SELECT_MILLIS);
+                } else if (gathering) {
+                    // no "asleep" flag: the puts meanwhile do not wake this thread, the nap's end ships them all
+                    LockSupport.parkNanos(gatherNanos);
                 } else {
                     // publish "asleep" before the last look at the log's end: a put that appends after that look
                     // sees the flag and wakes the selector (the log's end and the flag are both volatile)
@@ -176,6 +201,8 @@ final class SlaveConnection {
                 if (problem == null) {
                     problem = ship(c);
                 }
+                // gather after a wake-up that found data; stop when a nap found none (the next put wakes at once)
+                gathering = gatherNanos > 0 && nextTransfer > shippedBefore && closeReason == null;
                 // after shipping: the slave has the next bytes to append while this thread completes the puts
                 publishAck();
                 if (problem == null) {
@@ -303,6 +330,7 @@ final class SlaveConnection {
         if (n > 0) {
             HaFrameFormat.putHeader(header, nextTransfer, n);
             nextTransfer += n;
+            dataFrames++;
             master.shippedBytes(n);
             lastFrameNanos = System.nanoTime();
         } else if (System.nanoTime() - lastFrameNanos >= settings.heartbeatMillis() * 1_000_000) {

@@ -92,6 +92,45 @@ class ReplicationWakeupsTest {
     }
 
     @Test
+    void anAsyncMasterShipsThePutsOfOneGatheringNapAsOneFrame() throws Exception {
+        MemoryLog masterLog = new MemoryLog();
+        MemoryLog slaveLog = new MemoryLog();
+        // a nap far longer than the puts below take, so the count does not depend on this machine's speed
+        long nap = TimeUnit.MILLISECONDS.toNanos(500);
+        MasterReplicationService master = new MasterReplicationService(BrokerRole.ASYNC_MASTER, settings(""),
+                masterLog, nap);
+        master.start();
+        HaClient slave = new HaClient(settings(master.status().listenAddress()), slaveLog);
+        try {
+            slave.start();
+            await("the slave's first report is read", () -> master.status().ackedOffset() >= 0);
+            long first = masterLog.put(100, (byte) 1);
+            master.handle(first, false).join();
+            await("the slave holds the first put (a put after a quiet spell wakes the master)",
+                    () -> slaveLog.maxOffset() == first);
+            long framesBefore = master.dataFrames();
+            // 100 puts, 100 µs apart: without gathering each woke the connection thread and went out as a frame
+            long end = first;
+            for (int i = 0; i < 100; i++) {
+                end = masterLog.put(100, (byte) i);
+                master.handle(end, false).join();
+                long until = System.nanoTime() + 100_000;
+                while (System.nanoTime() < until) {
+                    Thread.onSpinWait();
+                }
+            }
+            long last = end;
+            await("the slave holds all 101 puts", () -> slaveLog.maxOffset() == last);
+            long frames = master.dataFrames() - framesBefore;
+            assertTrue(frames >= 1 && frames <= 3, "frames for 100 puts made within one gathering nap: " + frames);
+            assertArrayEquals(masterLog.copy(), slaveLog.copy());
+        } finally {
+            slave.shutdown();
+            master.shutdown();
+        }
+    }
+
+    @Test
     void theFramesOneReadBringsAreAppendedToTheSlavesLogInOneAppend() throws Exception {
         MemoryLog slaveLog = new MemoryLog();
         int frames = 10;
