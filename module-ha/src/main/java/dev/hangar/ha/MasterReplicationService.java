@@ -121,6 +121,15 @@ final class MasterReplicationService implements ReplicationService {
         return sum;
     }
 
+    /** Gathering naps of the connection threads, summed over the connected slaves (for tests). */
+    long naps() {
+        long sum = 0;
+        for (SlaveConnection c : connections) {
+            sum += c.naps();
+        }
+        return sum;
+    }
+
     void shippedBytes(int n) {
         shipped.add(n);
     }

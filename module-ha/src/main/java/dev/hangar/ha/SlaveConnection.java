@@ -58,6 +58,8 @@ final class SlaveConnection {
     private final long gatherNanos;
     /** True while data keeps coming: the next wait is a nap, not a sleep a put ends. */
     private boolean gathering;
+    /** False while the last frame was a full batch: a backlog (a slave catching up) ships without naps. */
+    private boolean caughtUp = true;
     private final Thread thread;
     private final ByteBuffer reports = ByteBuffer.allocate(1024);
     /**
@@ -88,6 +90,8 @@ final class SlaveConnection {
     private volatile long readableWakeups;
     /** Frames with data shipped (a test counts them: a gathering master ships fewer, larger ones). */
     private volatile long dataFrames;
+    /** Gathering naps taken (a test counts them: none while a backlog ships). */
+    private volatile long naps;
 
     SlaveConnection(SocketChannel channel, HaSettings settings, ReplicatedLog log, MasterReplicationService master,
                     boolean promptReports, long gatherNanos) {
@@ -128,6 +132,10 @@ final class SlaveConnection {
 
     long dataFrames() {
         return dataFrames;
+    }
+
+    long naps() {
+        return naps;
     }
 
     /**
@@ -178,6 +186,7 @@ final class SlaveConnection {
                     s.select(MAX_SELECT_MILLIS);
                 } else if (gathering) {
                     // no "asleep" flag: the puts meanwhile do not wake this thread, the nap's end ships them all
+                    naps++;
                     LockSupport.parkNanos(gatherNanos);
                 } else {
                     // publish "asleep" before the last look at the log's end: a put that appends after that look
@@ -202,7 +211,7 @@ final class SlaveConnection {
                     problem = ship(c);
                 }
                 // gather after a wake-up that found data; stop when a nap found none (the next put wakes at once)
-                gathering = gatherNanos > 0 && nextTransfer > shippedBefore && closeReason == null;
+                gathering = gatherNanos > 0 && nextTransfer > shippedBefore && caughtUp && closeReason == null;
                 // after shipping: the slave has the next bytes to append while this thread completes the puts
                 publishAck();
                 if (problem == null) {
@@ -331,6 +340,7 @@ final class SlaveConnection {
             HaFrameFormat.putHeader(header, nextTransfer, n);
             nextTransfer += n;
             dataFrames++;
+            caughtUp = n < body.capacity();
             master.shippedBytes(n);
             lastFrameNanos = System.nanoTime();
         } else if (System.nanoTime() - lastFrameNanos >= settings.heartbeatMillis() * 1_000_000) {

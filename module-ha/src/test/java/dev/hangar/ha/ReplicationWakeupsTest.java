@@ -131,6 +131,29 @@ class ReplicationWakeupsTest {
     }
 
     @Test
+    void aBacklogShipsWithoutGatheringNaps() throws Exception {
+        MemoryLog masterLog = new MemoryLog();
+        MemoryLog slaveLog = new MemoryLog();
+        // 2 MiB before the slave connects: 64 full frames; a nap of 500 ms between bursts of them would take seconds
+        long end = masterLog.put(2 * 1024 * 1024, (byte) 7);
+        MasterReplicationService master = new MasterReplicationService(BrokerRole.ASYNC_MASTER, settings(""),
+                masterLog, TimeUnit.MILLISECONDS.toNanos(500));
+        master.start();
+        HaClient slave = new HaClient(settings(master.status().listenAddress()), slaveLog);
+        try {
+            slave.start();
+            await("the slave holds the backlog", () -> slaveLog.maxOffset() == end);
+            // at most the one nap after the last (partial) frame: none while full frames were going out
+            assertTrue(master.naps() <= 1, "gathering naps while shipping a backlog of 64 full frames: "
+                    + master.naps());
+            assertArrayEquals(masterLog.copy(), slaveLog.copy());
+        } finally {
+            slave.shutdown();
+            master.shutdown();
+        }
+    }
+
+    @Test
     void theFramesOneReadBringsAreAppendedToTheSlavesLogInOneAppend() throws Exception {
         MemoryLog slaveLog = new MemoryLog();
         int frames = 10;
