@@ -48,6 +48,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
     private volatile boolean unmapped;
     private volatile boolean memoryLocked;
     private volatile long storeTimestamp;
+    private final boolean createdFile;
 
     protected final AtomicInteger wrotePosition = new AtomicInteger();
     private final AtomicInteger flushedPosition = new AtomicInteger();
@@ -79,11 +80,14 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         this.path = directory.resolve(fileName);
         Files.createDirectories(directory);
         FileChannel opened;
+        boolean created;
         if (space == FileSpace.SPARSE) {
             // one open for create, length and channel: thousands of ConsumeQueue files are created this way
-            opened = FileSpace.openSparse(path, fileSize);
+            FileSpace.Opened sparse = FileSpace.openSparse(path, fileSize);
+            opened = sparse.channel();
+            created = sparse.created();
         } else {
-            boolean created = !Files.exists(path);
+            created = !Files.exists(path);
             opened = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
             if (created) {
@@ -104,11 +108,17 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
                 throw e;
             }
         }
+        this.createdFile = created;
         if (keepChannelOpen) {
             this.channel = opened;
         } else {
             opened.close();
         }
+    }
+
+    /** True when this object created the file (or found it empty) and gave it its length. */
+    protected final boolean createdFile() {
+        return createdFile;
     }
 
     private void mapThrough(FileChannel opened) throws IOException {
@@ -472,9 +482,15 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         return channel;
     }
 
-    private void closeChannel() {
+    /** Hands the kept channel over to the caller, who closes it from now on; null when none is kept. */
+    protected final FileChannel takeChannel() {
         FileChannel open = channel;
         channel = null;
+        return open;
+    }
+
+    private void closeChannel() {
+        FileChannel open = takeChannel();
         if (open != null) {
             try {
                 open.close();

@@ -20,18 +20,23 @@ public enum FileSpace {
     /** The file has its full length but takes blocks only where written. */
     SPARSE;
 
+    /** A file {@link #openSparse} opened: its channel (the caller owns it) and whether it had no bytes yet. */
+    record Opened(FileChannel channel, boolean created) {
+    }
+
     /**
      * Opens {@code path} for reading and writing with one {@code open}, creating it when missing; a new (empty)
-     * file gets its length without blocks ({@code ftruncate}). A file that exists keeps its length. The caller
-     * owns the returned channel.
+     * file gets its length without blocks ({@code ftruncate}) and is reported as created. A file that exists
+     * keeps its length.
      */
-    static FileChannel openSparse(Path path, long length) throws IOException {
+    static Opened openSparse(Path path, long length) throws IOException {
         RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw");
         try {
-            if (file.length() == 0) {
+            boolean created = file.length() == 0;
+            if (created) {
                 file.setLength(length);
             }
-            return file.getChannel();
+            return new Opened(file.getChannel(), created);
         } catch (IOException | RuntimeException e) {
             file.close();
             throw e;

@@ -23,8 +23,15 @@ import org.slf4j.LoggerFactory;
  * inside the page the previous unit already wrote goes through the mapping: that page is in the page cache, and a
  * system call per 20-byte unit made dispatch the bottleneck with few queues (docs/PERFORMANCE.md section 12).
  * Readers read through the mapping, which shares the page cache with the channel; a force through the channel
- * covers both kinds of writes. The channel is open exactly while the file is mapped, so the budget bounds file
- * descriptors too.
+ * covers both kinds of writes. The channel is kept open while the file is mapped (and a new file's until its
+ * first use, below), so the budget bounds file descriptors too.
+ *
+ * <p>A write that goes through the channel does not map the file: a ConsumeQueue of 100 000 that gets one or two
+ * units in a run is written with one {@code pwrite} and never mapped (a mapping costs an {@code mmap}, and past the
+ * budget a {@code munmap} of another file, both under the process's memory-map lock that every page fault of the
+ * writers and the dispatch thread also takes). A file this object creates keeps the channel it was created
+ * through until its first write or mapping, so a new file is opened once; an unmapped file written again later
+ * opens a channel for that write only, so file descriptors stay bounded by the mapping budget.
  *
  * <p>Every use of the mapping in {@link DefaultMappedFile} happens between {@link #hold()} and
  * {@link #release()}. This class takes references under its monitor and parks only under that monitor when its
@@ -49,6 +56,11 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
     private boolean everMapped;
     /** Open while mapped; written by the one appending thread between hold and release. */
     private volatile FileChannel writeChannel;
+    /**
+     * The channel this object created the file through, kept for its first write or mapping; null after that, or
+     * for a file that existed. Guarded by this monitor.
+     */
+    private FileChannel creationChannel;
     /** The appender's last source array and its reused wrapper (ConsumeQueue passes one array every time). */
     private byte[] lastSource;
     private ByteBuffer lastSourceView;
@@ -62,7 +74,13 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
     /** @param unforcedFiles where writes await a group force; null forces this file on its own */
     public OnDemandMappedFile(Path directory, long fileFromOffset, int fileSize, NativeMemory nativeMemory,
                               MappingBudget budget, UnforcedFiles unforcedFiles) throws IOException {
-        super(directory, fileFromOffset, fileSize, nativeMemory, false, FileSpace.SPARSE, false);
+        super(directory, fileFromOffset, fileSize, nativeMemory, true, FileSpace.SPARSE, false);
+        FileChannel opened = takeChannel();
+        if (createdFile()) {
+            creationChannel = opened;
+        } else {
+            opened.close(); // an existing file is opened again only when used: loading 100 000 queues opens none
+        }
         this.budget = Objects.requireNonNull(budget, "budget");
         this.unforcedFiles = unforcedFiles;
     }
@@ -76,6 +94,11 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
     /** Takes a reference, mapping the file first when it is parked; false when shut down or it cannot be mapped. */
     @Override
     public boolean hold() {
+        return hold(true);
+    }
+
+    /** Takes a reference; maps the file first when {@code map} and it is not mapped. */
+    private boolean hold(boolean map) {
         boolean again;
         synchronized (this) {
             if (!super.hold()) {
@@ -84,11 +107,13 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
             if (!recentlyUsed) {
                 recentlyUsed = true;
             }
-            if (isMapped()) {
+            if (!map || isMapped()) {
                 return true;
             }
             try {
-                writeChannel = FileChannel.open(path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
+                writeChannel = creationChannel != null ? creationChannel
+                        : FileChannel.open(path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
+                creationChannel = null;
                 mapNow(writeChannel);
             } catch (IOException e) {
                 LOG.error("could not map {}: {}", path(), e.getMessage());
@@ -132,7 +157,8 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
         if ((long) current + length > fileSize()) {
             return false;
         }
-        if (!hold()) {
+        boolean throughMapping = withinWrittenPage(current, length);
+        if (!hold(throughMapping)) {
             LOG.error("append to {} refused: the file is shut down", path());
             return false;
         }
@@ -141,17 +167,14 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
             fileSystemKnown = true;
         }
         try {
-            if (withinWrittenPage(current, length)) {
+            if (throughMapping) {
                 ByteBuffer target = writerTarget();
                 target.clear().position(current);
                 target.put(data, offset, length);
             } else {
                 ByteBuffer source = sourceView(data);
                 source.limit(offset + length).position(offset);
-                FileChannel channel = writeChannel;
-                for (long position = current; source.hasRemaining(); ) {
-                    position += channel.write(source, position);
-                }
+                writeThroughChannel(source, current);
             }
             wrotePosition.set(current + length);
             // after the position moved: a group force that read the position before this write re-registers us
@@ -165,6 +188,40 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
             return false;
         } finally {
             release();
+        }
+    }
+
+    /**
+     * Writes {@code source} at {@code position} through the mapped file's channel, or, while the file is not mapped,
+     * through the creation channel or one opened for this write, closed after it. The caller holds a reference, so
+     * a mapped file's channel stays open (a file is parked only when its own reference is the only one).
+     */
+    private void writeThroughChannel(ByteBuffer source, long position) throws IOException {
+        FileChannel channel = writeChannel;
+        FileChannel own = null;
+        if (channel == null) {
+            synchronized (this) {
+                channel = writeChannel;
+                if (channel == null) {
+                    own = creationChannel;
+                    creationChannel = null;
+                }
+            }
+        }
+        try {
+            if (channel == null) {
+                if (own == null) {
+                    own = FileChannel.open(path(), StandardOpenOption.WRITE);
+                }
+                channel = own;
+            }
+            for (long at = position; source.hasRemaining(); ) {
+                at += channel.write(source, at);
+            }
+        } finally {
+            if (own != null) {
+                own.close();
+            }
         }
     }
 
@@ -248,6 +305,21 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
         channel.force(false);
     }
 
+    private void closeCreationChannel() {
+        FileChannel creation;
+        synchronized (this) {
+            creation = creationChannel;
+            creationChannel = null;
+        }
+        if (creation != null) {
+            try {
+                creation.close();
+            } catch (IOException e) {
+                LOG.warn("closing {} failed: {}", path(), e.toString());
+            }
+        }
+    }
+
     private void closeWriteChannel() {
         FileChannel channel = writeChannel;
         writeChannel = null;
@@ -269,6 +341,9 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
     protected boolean cleanup(long currentRef) {
         boolean wasMapped = isMapped();
         boolean freed = super.cleanup(currentRef);
+        if (freed) {
+            closeCreationChannel(); // created and shut down before its first write or mapping
+        }
         if (wasMapped && !isMapped()) {
             closeWriteChannel();
             budget.onClosed(this);
