@@ -17,6 +17,7 @@ import dev.hangar.store.put.PendingPut;
 import dev.hangar.store.put.PutCompletion;
 import dev.hangar.store.put.StoredPut;
 import dev.hangar.store.service.RunningFlags;
+import dev.hangar.store.service.StoreStats;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -48,6 +49,7 @@ final class PutPipeline {
     private final int maxMessageSize;
     private final long maxDispatchBehind;
     private final long backstopNanos;
+    private final StoreStats stats;
     private final BooleanSupplier shutdown;
     private final CommitLog.AppendOutcome<PutMessageResult> blocking;
     private final CommitLog.AppendOutcome<PutMessageResult> asynchronous;
@@ -55,11 +57,12 @@ final class PutPipeline {
     /**
      * @param maxDispatchBehind   bytes the dispatcher may lag before puts wait for it (0 = never)
      * @param syncFlushTimeoutMillis the flush service's deadline; a blocking put gives up 30 s after it
+     * @param stats               counts the puts that waited for dispatch
      * @param shutdown            whether the store is shut down
      */
     PutPipeline(PutAdmission admission, PutCompletion completion, RunningFlags flags, DelayLevels delayLevels,
                 InetSocketAddress storeHost, int maxMessageSize, long maxDispatchBehind, long syncFlushTimeoutMillis,
-                BooleanSupplier shutdown) {
+                StoreStats stats, BooleanSupplier shutdown) {
         this.admission = admission;
         this.completion = completion;
         this.flags = flags;
@@ -68,6 +71,7 @@ final class PutPipeline {
         this.maxMessageSize = maxMessageSize;
         this.maxDispatchBehind = maxDispatchBehind;
         this.backstopNanos = TimeUnit.MILLISECONDS.toNanos(syncFlushTimeoutMillis + JOIN_GRACE_MILLIS);
+        this.stats = stats;
         this.shutdown = shutdown;
         this.blocking = new ResultOf(false);
         this.asynchronous = new ResultOf(true);
@@ -256,9 +260,11 @@ final class PutPipeline {
     private void waitForDispatch(StoreRuntime rt) {
         long deadline = System.nanoTime() + DISPATCH_WAIT_LIMIT_NANOS;
         rt.reput().wakeup();
-        while (rt.reput().behindBytes() > maxDispatchBehind && System.nanoTime() < deadline
+        boolean behind;
+        while ((behind = rt.reput().behindBytes() > maxDispatchBehind) && System.nanoTime() < deadline
                 && !shutdown.getAsBoolean()) {
             LockSupport.parkNanos(DISPATCH_WAIT_STEP_NANOS);
         }
+        stats.recordDispatchWait(behind && !shutdown.getAsBoolean());
     }
 }
