@@ -26,6 +26,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The put path of {@link DefaultMessageStore}: admission, checks, encoding and the CommitLog append, then the wait
@@ -40,6 +42,8 @@ final class PutPipeline {
     private static final long JOIN_GRACE_MILLIS = 30_000;
     private static final long DISPATCH_WAIT_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long DISPATCH_WAIT_STEP_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    private static final long OUTLASTED_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final Logger LOG = LoggerFactory.getLogger(PutPipeline.class);
 
     private final PutAdmission admission;
     private final PutCompletion completion;
@@ -53,6 +57,8 @@ final class PutPipeline {
     private final BooleanSupplier shutdown;
     private final CommitLog.AppendOutcome<PutMessageResult> blocking;
     private final CommitLog.AppendOutcome<PutMessageResult> asynchronous;
+    /** When the last outlasted wait was logged (nanoTime), 0 before the first. */
+    private volatile long lastOutlastedLog;
 
     /**
      * @param maxDispatchBehind   bytes the dispatcher may lag before puts wait for it (0 = never)
@@ -265,6 +271,26 @@ final class PutPipeline {
                 && !shutdown.getAsBoolean()) {
             LockSupport.parkNanos(DISPATCH_WAIT_STEP_NANOS);
         }
-        stats.recordDispatchWait(behind && !shutdown.getAsBoolean());
+        boolean outlasted = behind && !shutdown.getAsBoolean();
+        stats.recordDispatchWait(outlasted);
+        if (outlasted) {
+            reportOutlasted(rt);
+        }
+    }
+
+    /** At most one warning per {@link #OUTLASTED_LOG_INTERVAL_NANOS}: under overload every put outlasts. */
+    private void reportOutlasted(StoreRuntime rt) {
+        long now = System.nanoTime();
+        long last = lastOutlastedLog;
+        if (last != 0 && now - last < OUTLASTED_LOG_INTERVAL_NANOS) {
+            return;
+        }
+        lastOutlastedLog = now;
+        long readable = rt.commitLog().getMaxOffset();
+        long written = rt.commitLog().queue().getMaxWrotePosition();
+        LOG.warn("a put waited {} ms for dispatch and went on with it still {} bytes behind (maxDispatchBehindBytes "
+                        + "{}): dispatched to {}, readable to {}, written to {} ({} puts so far outlasted the wait)",
+                TimeUnit.NANOSECONDS.toMillis(DISPATCH_WAIT_LIMIT_NANOS), rt.reput().behindBytes(), maxDispatchBehind,
+                rt.reput().reputFromOffset(), readable, written, stats.dispatchWaitsOutlasted());
     }
 }
