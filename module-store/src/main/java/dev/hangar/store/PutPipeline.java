@@ -16,6 +16,7 @@ import dev.hangar.store.put.MessageValidator;
 import dev.hangar.store.put.PendingPut;
 import dev.hangar.store.put.PutCompletion;
 import dev.hangar.store.put.StoredPut;
+import dev.hangar.store.reput.ReputMessageService;
 import dev.hangar.store.service.RunningFlags;
 import dev.hangar.store.service.StoreStats;
 import java.net.InetSocketAddress;
@@ -154,7 +155,7 @@ final class PutPipeline {
                     + encoder.encodedLength() + " bytes does not fit in a commit-log file of "
                     + rt.commitLog().queue().mappedFileSize() + " bytes"), begin);
         }
-        if (maxDispatchBehind > 0 && rt.reput().behindBytes() > maxDispatchBehind) {
+        if (maxDispatchBehind > 0 && rt.reput().lagBehindWrittenBytes() > maxDispatchBehind) {
             waitForDispatch(rt);
         }
         PutMessageResult r;
@@ -261,13 +262,19 @@ final class PutPipeline {
     /**
      * Back-pressure: when writers outrun the dispatcher by more than {@code maxDispatchBehindBytes}, a put waits
      * (at most {@link #DISPATCH_WAIT_LIMIT_NANOS}) for dispatch to catch up, so the lag stays bounded and messages
-     * become readable soon after they are written.
+     * become readable soon after they are written. The lag counts from the written end: with a write buffer it
+     * includes what the committer has not made readable yet ({@link ReputMessageService#lagBehindWrittenBytes}),
+     * which it publishes in 1 MiB steps, so a waiting put is released as commit and dispatch move on.
      */
     private void waitForDispatch(StoreRuntime rt) {
         long deadline = System.nanoTime() + DISPATCH_WAIT_LIMIT_NANOS;
         rt.reput().wakeup();
+        if (rt.commitLog().queue().getMaxWrotePosition() > rt.commitLog().getMaxOffset()) {
+            // part of the lag waits for a write buffer's committer, which puts wake and waiting puts do not
+            rt.flushService().wakeup();
+        }
         boolean behind;
-        while ((behind = rt.reput().behindBytes() > maxDispatchBehind) && System.nanoTime() < deadline
+        while ((behind = rt.reput().lagBehindWrittenBytes() > maxDispatchBehind) && System.nanoTime() < deadline
                 && !shutdown.getAsBoolean()) {
             LockSupport.parkNanos(DISPATCH_WAIT_STEP_NANOS);
         }
@@ -290,7 +297,7 @@ final class PutPipeline {
         long written = rt.commitLog().queue().getMaxWrotePosition();
         LOG.warn("a put waited {} ms for dispatch and went on with it still {} bytes behind (maxDispatchBehindBytes "
                         + "{}): dispatched to {}, readable to {}, written to {} ({} puts so far outlasted the wait)",
-                TimeUnit.NANOSECONDS.toMillis(DISPATCH_WAIT_LIMIT_NANOS), rt.reput().behindBytes(), maxDispatchBehind,
+                TimeUnit.NANOSECONDS.toMillis(DISPATCH_WAIT_LIMIT_NANOS), rt.reput().lagBehindWrittenBytes(), maxDispatchBehind,
                 rt.reput().reputFromOffset(), readable, written, stats.dispatchWaitsOutlasted());
     }
 }
