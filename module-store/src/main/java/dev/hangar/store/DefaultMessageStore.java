@@ -65,7 +65,7 @@ public final class DefaultMessageStore implements MessageStore {
                 config.get(StoreConfigKeys.OS_PAGE_CACHE_BUSY_TIMEOUT_MILLS));
         this.puts = new PutPipeline(admission, new PutCompletion(stats, flags, offsetIds(storeHost)), flags, delayLevels, storeHost,
                 config.get(StoreConfigKeys.MAX_MESSAGE_SIZE), config.get(StoreConfigKeys.MAX_DISPATCH_BEHIND_BYTES),
-                config.get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT), () -> shutdown);
+                config.get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT), stats, () -> shutdown);
         LauncherAccess.register(this, flags, stats);
     }
 

@@ -16,7 +16,9 @@ import dev.hangar.store.put.MessageValidator;
 import dev.hangar.store.put.PendingPut;
 import dev.hangar.store.put.PutCompletion;
 import dev.hangar.store.put.StoredPut;
+import dev.hangar.store.reput.ReputMessageService;
 import dev.hangar.store.service.RunningFlags;
+import dev.hangar.store.service.StoreStats;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +27,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The put path of {@link DefaultMessageStore}: admission, checks, encoding and the CommitLog append, then the wait
@@ -39,6 +43,8 @@ final class PutPipeline {
     private static final long JOIN_GRACE_MILLIS = 30_000;
     private static final long DISPATCH_WAIT_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long DISPATCH_WAIT_STEP_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    private static final long OUTLASTED_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final Logger LOG = LoggerFactory.getLogger(PutPipeline.class);
 
     private final PutAdmission admission;
     private final PutCompletion completion;
@@ -48,18 +54,22 @@ final class PutPipeline {
     private final int maxMessageSize;
     private final long maxDispatchBehind;
     private final long backstopNanos;
+    private final StoreStats stats;
     private final BooleanSupplier shutdown;
     private final CommitLog.AppendOutcome<PutMessageResult> blocking;
     private final CommitLog.AppendOutcome<PutMessageResult> asynchronous;
+    /** When the last outlasted wait was logged (nanoTime), 0 before the first. */
+    private volatile long lastOutlastedLog;
 
     /**
      * @param maxDispatchBehind   bytes the dispatcher may lag before puts wait for it (0 = never)
      * @param syncFlushTimeoutMillis the flush service's deadline; a blocking put gives up 30 s after it
+     * @param stats               counts the puts that waited for dispatch
      * @param shutdown            whether the store is shut down
      */
     PutPipeline(PutAdmission admission, PutCompletion completion, RunningFlags flags, DelayLevels delayLevels,
                 InetSocketAddress storeHost, int maxMessageSize, long maxDispatchBehind, long syncFlushTimeoutMillis,
-                BooleanSupplier shutdown) {
+                StoreStats stats, BooleanSupplier shutdown) {
         this.admission = admission;
         this.completion = completion;
         this.flags = flags;
@@ -68,6 +78,7 @@ final class PutPipeline {
         this.maxMessageSize = maxMessageSize;
         this.maxDispatchBehind = maxDispatchBehind;
         this.backstopNanos = TimeUnit.MILLISECONDS.toNanos(syncFlushTimeoutMillis + JOIN_GRACE_MILLIS);
+        this.stats = stats;
         this.shutdown = shutdown;
         this.blocking = new ResultOf(false);
         this.asynchronous = new ResultOf(true);
@@ -144,7 +155,7 @@ final class PutPipeline {
                     + encoder.encodedLength() + " bytes does not fit in a commit-log file of "
                     + rt.commitLog().queue().mappedFileSize() + " bytes"), begin);
         }
-        if (maxDispatchBehind > 0 && rt.reput().behindBytes() > maxDispatchBehind) {
+        if (maxDispatchBehind > 0 && rt.reput().lagBehindWrittenBytes() > maxDispatchBehind) {
             waitForDispatch(rt);
         }
         PutMessageResult r;
@@ -251,14 +262,42 @@ final class PutPipeline {
     /**
      * Back-pressure: when writers outrun the dispatcher by more than {@code maxDispatchBehindBytes}, a put waits
      * (at most {@link #DISPATCH_WAIT_LIMIT_NANOS}) for dispatch to catch up, so the lag stays bounded and messages
-     * become readable soon after they are written.
+     * become readable soon after they are written. The lag counts from the written end: with a write buffer it
+     * includes what the committer has not made readable yet ({@link ReputMessageService#lagBehindWrittenBytes}),
+     * which it publishes in 1 MiB steps, so a waiting put is released as commit and dispatch move on.
      */
     private void waitForDispatch(StoreRuntime rt) {
         long deadline = System.nanoTime() + DISPATCH_WAIT_LIMIT_NANOS;
         rt.reput().wakeup();
-        while (rt.reput().behindBytes() > maxDispatchBehind && System.nanoTime() < deadline
+        if (rt.commitLog().queue().getMaxWrotePosition() > rt.commitLog().getMaxOffset()) {
+            // part of the lag waits for a write buffer's committer, which puts wake and waiting puts do not
+            rt.flushService().wakeup();
+        }
+        boolean behind;
+        while ((behind = rt.reput().lagBehindWrittenBytes() > maxDispatchBehind) && System.nanoTime() < deadline
                 && !shutdown.getAsBoolean()) {
             LockSupport.parkNanos(DISPATCH_WAIT_STEP_NANOS);
         }
+        boolean outlasted = behind && !shutdown.getAsBoolean();
+        stats.recordDispatchWait(outlasted);
+        if (outlasted) {
+            reportOutlasted(rt);
+        }
+    }
+
+    /** At most one warning per {@link #OUTLASTED_LOG_INTERVAL_NANOS}: under overload every put outlasts. */
+    private void reportOutlasted(StoreRuntime rt) {
+        long now = System.nanoTime();
+        long last = lastOutlastedLog;
+        if (last != 0 && now - last < OUTLASTED_LOG_INTERVAL_NANOS) {
+            return;
+        }
+        lastOutlastedLog = now;
+        long readable = rt.commitLog().getMaxOffset();
+        long written = rt.commitLog().queue().getMaxWrotePosition();
+        LOG.warn("a put waited {} ms for dispatch and went on with it still {} bytes behind (maxDispatchBehindBytes "
+                        + "{}): dispatched to {}, readable to {}, written to {} ({} puts so far outlasted the wait)",
+                TimeUnit.NANOSECONDS.toMillis(DISPATCH_WAIT_LIMIT_NANOS), rt.reput().lagBehindWrittenBytes(), maxDispatchBehind,
+                rt.reput().reputFromOffset(), readable, written, stats.dispatchWaitsOutlasted());
     }
 }

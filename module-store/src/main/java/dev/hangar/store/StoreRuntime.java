@@ -246,9 +246,10 @@ final class StoreRuntime implements AutoCloseable {
                 b.checkpoint, b.flags, b.flushStatistics));
         boolean sync = config.isSyncFlush();
         MappedFileQueue q = b.commitLogQueue;
-        b.plugins = new PluginDispatch(b.dispatchers, commitLog, sync ? q::getFlushedWhere : q::getMaxOffset);
-        b.reput = new ReputMessageService(commitLog, b.dispatchers,
-                sync ? q::getFlushedWhere : q::getMaxOffset, q::getMaxWrotePosition, delayLevels, stats, b.plugins);
+        // the CommitLog's readable end, not the last file's: with a write buffer they differ (CommitLog.getMaxOffset)
+        b.plugins = new PluginDispatch(b.dispatchers, commitLog, sync ? q::getFlushedWhere : commitLog::getMaxOffset);
+        b.reput = new ReputMessageService(commitLog, b.dispatchers, sync ? q::getFlushedWhere : commitLog::getMaxOffset,
+                q::getMaxWrotePosition, delayLevels, stats, b.plugins);
         long minPhy = Math.max(0, commitLog.getMinOffset());
         long from = Math.min(Math.min(b.dispatchers.minDurableOffset(), end), report.firstUndispatched());
         if (!lastExitOk) {

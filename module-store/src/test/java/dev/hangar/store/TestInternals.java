@@ -4,6 +4,7 @@ import dev.hangar.store.clean.RetentionService;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.dispatch.DispatcherChain;
 import dev.hangar.store.reput.PluginDispatch;
+import dev.hangar.store.reput.ReputMessageService;
 import dev.hangar.store.service.RunningFlags;
 import dev.hangar.store.service.StoreStats;
 import java.nio.file.Path;
@@ -22,6 +23,10 @@ public final class TestInternals {
 
     public static RetentionService retention(DefaultMessageStore store) {
         return store.runtime().retention();
+    }
+
+    public static ReputMessageService reput(DefaultMessageStore store) {
+        return store.runtime().reput();
     }
 
     public static PluginDispatch plugins(DefaultMessageStore store) {

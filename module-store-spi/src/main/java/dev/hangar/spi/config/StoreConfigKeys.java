@@ -151,7 +151,9 @@ public final class StoreConfigKeys {
 
     public static final ConfigKey<Long> MAX_DISPATCH_BEHIND_BYTES = add(longKey("maxDispatchBehindBytes",
             128L * 1024 * 1024, 0, Long.MAX_VALUE,
-            "Puts wait while dispatch lags more than this many bytes, so reads stay fresh (0 = never wait)"));
+            "Puts wait (up to 1 s each) while dispatch lags the written end by more than this many bytes, so reads "
+            + "stay fresh (0 = never wait); with a write buffer the bytes its committer has not made readable yet "
+            + "count too"));
 
     // --- replication (RocketMQ 4.x master/slave)
     public static final ConfigKey<String> BROKER_ROLE = add(choiceKey("brokerRole", "ASYNC_MASTER",

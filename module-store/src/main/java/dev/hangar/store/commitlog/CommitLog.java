@@ -225,9 +225,38 @@ public final class CommitLog {
         return first.isAvailable() ? first.fileFromOffset() : rollNextFile(first.fileFromOffset());
     }
 
-    /** One past the last readable byte. */
+    /**
+     * One past the last readable byte such that every byte before it is readable: the one readable end that
+     * dispatch, its back-pressure, replication and {@code getMaxPhyOffset} share. With a write buffer a file becomes
+     * readable as it is committed, but a file that found the pool empty is written through its mapping and is
+     * readable at once, while the file before it may still hold an uncommitted tail in its buffer: the end of the
+     * last file would then lie past bytes nobody can read yet, and "behind" measured against it would count bytes
+     * dispatch cannot reach (puts waited out the back-pressure's full limit at such rolls). So the end walks back
+     * over every file before the last that is not readable to its end. A file rolls only when full (a BLANK record
+     * fills its tail), so without a write buffer only the last file is partly readable and this is the last file's
+     * readable end.
+     */
     public long getMaxOffset() {
-        return queue.getMaxOffset();
+        MappedFile file = queue.getLastMappedFile();
+        if (file == null) {
+            return 0;
+        }
+        // the last file first: whatever an earlier file shows afterwards is at least what it showed before
+        long end = file.fileFromOffset() + file.readPosition();
+        int size = queue.mappedFileSize();
+        while (file.fileFromOffset() > 0) {
+            MappedFile before = queue.findMappedFileByOffset(file.fileFromOffset() - 1, false);
+            if (before == null || before.fileFromOffset() != file.fileFromOffset() - size) {
+                break;
+            }
+            int readable = before.readPosition();
+            if (readable >= size) {
+                break;
+            }
+            end = before.fileFromOffset() + readable;
+            file = before;
+        }
+        return end;
     }
 
     /** The first offset of the file after the one holding {@code offset}. */

@@ -16,6 +16,8 @@ public final class StoreStats {
     private final LongAdder getFound = new LongAdder();
     private final LongAdder getMiss = new LongAdder();
     private final LongAdder dispatched = new LongAdder();
+    private final LongAdder dispatchWaits = new LongAdder();
+    private final LongAdder dispatchWaitsOutlasted = new LongAdder();
     private final long startMillis = System.currentTimeMillis();
 
     public StoreStats() {
@@ -40,6 +42,27 @@ public final class StoreStats {
 
     public void recordDispatched() {
         dispatched.increment();
+    }
+
+    /**
+     * A put waited for dispatch (back-pressure); {@code outlasted} when it gave up at the wait's limit with dispatch
+     * still too far behind.
+     */
+    public void recordDispatchWait(boolean outlasted) {
+        dispatchWaits.increment();
+        if (outlasted) {
+            dispatchWaitsOutlasted.increment();
+        }
+    }
+
+    /** Puts that waited for dispatch to catch up ({@code maxDispatchBehindBytes}). */
+    public long dispatchWaits() {
+        return dispatchWaits.sum();
+    }
+
+    /** Of {@link #dispatchWaits()}, those that waited the whole limit and went on with dispatch still behind. */
+    public long dispatchWaitsOutlasted() {
+        return dispatchWaitsOutlasted.sum();
     }
 
     public long putMessages() {
