@@ -2,6 +2,7 @@ package dev.hangar.mmap.queue;
 
 import dev.hangar.mmap.allocate.AllocateMappedFileService;
 import dev.hangar.mmap.file.MappedFileFactory;
+import dev.hangar.mmap.file.ReadAround;
 import dev.hangar.mmap.file.MappedFileNames;
 import dev.hangar.spi.mapped.MappedFile;
 import dev.hangar.spi.mapped.MappedFileQueue;
@@ -189,8 +190,9 @@ public final class DefaultMappedFileQueue implements MappedFileQueue {
         }
         mappedFiles.add(created);
         if (last != null) {
-            // a warmed file stays locked in RAM only while it is being written
+            // a warmed file stays locked in RAM only while it is being written; its readers get read-around back
             last.unlockMemory();
+            ReadAround.afterWritten(last);
         }
         return created;
     }
