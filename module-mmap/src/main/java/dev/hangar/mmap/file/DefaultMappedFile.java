@@ -42,8 +42,6 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
     private final NativeMemory nativeMemory;
     /** The mapping; null only in {@link OnDemandMappedFile} while it is parked (unmapped because idle). */
     private volatile MappedByteBuffer mapped;
-    /** Set by {@link ReadAround}: the mapping is advised MADV_RANDOM while the file is written. */
-    volatile boolean readAroundOff;
     /** The single writer's view of the mapping, reused by every append. */
     private volatile ByteBuffer mappedWriterView;
     private volatile FileChannel channel;
@@ -287,10 +285,6 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
      */
     final MappedByteBuffer mappingForPretouch() {
         return mapped;
-    }
-
-    final NativeMemory nativeMemory() {
-        return nativeMemory;
     }
 
     /** The buffer appends go into; the writer's reused view. */

@@ -10,13 +10,6 @@ import com.sun.jna.Pointer;
  * Thread-safe (plain libc calls); use it through {@link NativeMemory}, which turns failures into one warning.
  */
 public interface LibC extends Library {
-    /** {@code madvise} advice: the default read-around on page faults. */
-    int MADV_NORMAL = 0;
-    /**
-     * {@code madvise} advice: accesses are random, so a page fault reads no pages around the faulting one (sets
-     * {@code VM_RAND_READ} on the mapping).
-     */
-    int MADV_RANDOM = 1;
     /** {@code madvise} advice: the pages will be needed soon, read them ahead. */
     int MADV_WILLNEED = 3;
     /** {@code madvise} advice: the pages are not needed any more. */
@@ -32,9 +25,6 @@ public interface LibC extends Library {
     int munlock(Pointer address, NativeLong length);
 
     int madvise(Pointer address, NativeLong length, int advice);
-
-    /** One byte per page of {@code [address, address + length)}: bit 0 set when the page is in the page cache. */
-    int mincore(Pointer address, NativeLong length, byte[] vector);
 
     /** {@code open} flag: read and write. */
     int O_RDWR = 2;

@@ -86,30 +86,6 @@ public final class NativeMemory {
         return call(Call.MADVISE, buffer, length, advice);
     }
 
-    /**
-     * How many of the pages of the first {@code length} bytes of {@code buffer} (page aligned) are in the page
-     * cache ({@code mincore}); -1 when that cannot be asked. A diagnostic: nothing depends on it.
-     */
-    public long residentPages(ByteBuffer buffer, long length) {
-        if (libc == null || buffer == null || !buffer.isDirect() || length < 0 || length > buffer.capacity()) {
-            return -1;
-        }
-        try {
-            int page = 4096;
-            byte[] vector = new byte[(int) ((length + page - 1) / page)];
-            if (libc.mincore(Native.getDirectBufferPointer(buffer), new NativeLong(length), vector) != 0) {
-                return -1;
-            }
-            long resident = 0;
-            for (byte b : vector) {
-                resident += b & 1;
-            }
-            return resident;
-        } catch (LinkageError | RuntimeException e) {
-            return -1;
-        }
-    }
-
     /** Native calls that failed so far. */
     public int failures() {
         return failures.get();

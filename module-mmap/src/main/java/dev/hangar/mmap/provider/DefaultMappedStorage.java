@@ -8,7 +8,6 @@ import dev.hangar.mmap.file.MappingBudget;
 import dev.hangar.mmap.file.OnDemandMappedFile;
 import dev.hangar.mmap.file.CopyOnWriteMappedFile;
 import dev.hangar.mmap.file.PooledMappedFile;
-import dev.hangar.mmap.file.ReadAround;
 import dev.hangar.mmap.file.UnforcedFiles;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.mmap.pool.TransientStorePool;
@@ -59,10 +58,7 @@ public final class DefaultMappedStorage implements MappedStorage {
     private final MappedFileFactory commitLogFiles;
     private final MappingBudget consumeQueueMappings;
     private final MappedFileFactory consumeQueueFiles;
-    /**
-     * ConsumeQueue files with writes not yet forced: a full flush forces them one by one when few, with one syncfs
-     * when many.
-     */
+    /** ConsumeQueue files with writes not yet forced: a full flush forces them with one syncfs. */
     private final UnforcedFiles unforcedConsumeQueueFiles;
     private boolean started;
     private boolean shutDown;
@@ -112,9 +108,7 @@ public final class DefaultMappedStorage implements MappedStorage {
                     this.nativeMemory);
         } else {
             this.pool = null;
-            // read-around off while a file is written: a writer's fault must not zero-fill megabytes (ReadAround)
-            this.commitLogFiles = (dir, offset, size) -> ReadAround.whileWritten(
-                    new DefaultMappedFile(dir, offset, size, this.nativeMemory));
+            this.commitLogFiles = plainFiles;
         }
         // warmMapedFileEnable selects the pretoucher rather than warming whole files: see CommitLogPretoucher.
         // The transient-pool variant writes into pooled buffers, touched when the pool is built.
@@ -174,9 +168,8 @@ public final class DefaultMappedStorage implements MappedStorage {
     }
 
     /**
-     * ConsumeQueue files: every file written since its last force, each with its own {@code fdatasync} when few,
-     * else one {@code syncfs} per file system (see {@link UnforcedFiles}); files it could not cover are left to the
-     * caller's file-by-file flush.
+     * ConsumeQueue files: one {@code syncfs} per file system for every file written since its last force (see
+     * {@link UnforcedFiles}); files it could not cover are left to the caller's file-by-file flush.
      */
     @Override
     public boolean forceWrittenFiles(QueueRole role) throws IOException {

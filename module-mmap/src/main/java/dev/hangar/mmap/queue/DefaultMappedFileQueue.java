@@ -2,7 +2,6 @@ package dev.hangar.mmap.queue;
 
 import dev.hangar.mmap.allocate.AllocateMappedFileService;
 import dev.hangar.mmap.file.MappedFileFactory;
-import dev.hangar.mmap.file.ReadAround;
 import dev.hangar.mmap.file.MappedFileNames;
 import dev.hangar.spi.mapped.MappedFile;
 import dev.hangar.spi.mapped.MappedFileQueue;
@@ -190,9 +189,8 @@ public final class DefaultMappedFileQueue implements MappedFileQueue {
         }
         mappedFiles.add(created);
         if (last != null) {
-            // a warmed file stays locked in RAM only while it is being written; its readers get read-around back
+            // a warmed file stays locked in RAM only while it is being written
             last.unlockMemory();
-            ReadAround.afterWritten(last);
         }
         return created;
     }

@@ -238,8 +238,6 @@ class UnforcedFilesTest {
         long syncfs = faultsAfterAConsumeQueueForce(new UnforcedFiles(nativeMemory, ALWAYS_SYNCFS), "syncfs");
 
         int pages = TOUCHED_AHEAD / PAGE;
-        System.out.printf("re-store faults over %d touched pages after a ConsumeQueue force: file by file %d, "
-                + "syncfs %d%n", pages, fileByFile, syncfs);
         assertTrue(syncfs >= pages / 8, "negative control: after a syncfs the touched pages should fault again, "
                 + "but " + syncfs + " faults for " + pages + " pages");
         assertTrue(fileByFile <= pages / 64, "a ConsumeQueue force write-protected the CommitLog's touched pages: "

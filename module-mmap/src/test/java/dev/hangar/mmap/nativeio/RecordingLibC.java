@@ -51,11 +51,6 @@ public final class RecordingLibC implements LibC {
     }
 
     @Override
-    public int mincore(Pointer address, NativeLong length, byte[] vector) {
-        return -1;
-    }
-
-    @Override
     public int open(String path, int flags) {
         (flags == O_RDONLY ? openedReadOnly : opened).add(path);
         return 1000;
