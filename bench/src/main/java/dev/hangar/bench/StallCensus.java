@@ -151,8 +151,13 @@ final class StallCensus {
         }
     }
 
-    /** One line per put over 20 ms with its witnesses, then the census by class. */
-    void log(Logger log, String run, PutStallLog slowPuts, long stallNanos, long beginNanos) {
+    /** How many stalls fell in each class. */
+    record Counts(int stalls, int probeStopped, int writerRunning, int writerWaitingForCpu, int writerOffCpu,
+                  int catchingUp) {
+    }
+
+    /** One line per put over 20 ms with its witnesses, then the census by class, which it returns. */
+    Counts log(Logger log, String run, PutStallLog slowPuts, long stallNanos, long beginNanos) {
         int running = 0;
         int runQueue = 0;
         int asleepOrVcpu = 0;
@@ -207,6 +212,7 @@ final class StallCensus {
                         + "(CLOCK_MONOTONIC, for perf -k CLOCK_MONOTONIC)", run, stalls,
                 TimeUnit.NANOSECONDS.toMillis(stallNanos), probeStopped, running, runQueue, asleepOrVcpu, catchingUp,
                 TimeUnit.NANOSECONDS.toMillis(PROBE_GAP_NANOS), probeGaps, beginNanos);
+        return new Counts(stalls, probeStopped, running, runQueue, asleepOrVcpu, catchingUp);
     }
 
     private static String ms(long nanos) {
