@@ -93,6 +93,9 @@ public final class BenchRun {
         AtomicLong slowAnswers = new AtomicLong();
         // set before the start latch opens (which orders it before every writer's read): one schedule for all
         long[] startNanos = new long[1];
+        // the census of slow puts: one paced writer only (its schedstat is sampled between its puts)
+        StallCensus census = StallCensus.ENABLED && w.isPaced() && n == 1
+                ? new StallCensus(w.callsPerThread()) : null;
         List<Thread> writers = new ArrayList<>();
         for (int t = 0; t < n; t++) {
             int thread = t;
@@ -114,6 +117,13 @@ public final class BenchRun {
                     return;
                 }
                 PacedSchedule schedule = w.isPaced() ? new PacedSchedule(startNanos[0], w.intervalNanos()) : null;
+                if (census != null) {
+                    try {
+                        census.openOnWriter();
+                    } catch (IOException e) {
+                        LOG.info("no schedstat for the stall census: {}", e.toString());
+                    }
+                }
                 for (int c = 0; c < w.callsPerThread(); c++) {
                     int first = w.first(thread, c);
                     putter.prepare(first);
@@ -126,7 +136,12 @@ public final class BenchRun {
                     long t1 = System.nanoTime();
                     alloc += threads.getCurrentThreadAllocatedBytes() - a0;
                     lat.record(t1 - t0);
-                    slowPuts[thread].record(t0, t1 - t0);
+                    if (slowPuts[thread].record(t0, t1 - t0) && census != null) {
+                        census.lateness(slowPuts[thread].count() - 1, t0 - schedule.dueNanos(c));
+                    }
+                    if (census != null) {
+                        census.sample(c);
+                    }
                     if (t1 - t0 > RunResult.STALL_NANOS) {
                         stalls++;
                     }
@@ -136,6 +151,9 @@ public final class BenchRun {
                 }
                 allocated[thread] = alloc;
                 slow[thread] = stalls;
+                if (census != null) {
+                    census.closeOnWriter();
+                }
             }, "bench-writer-" + t);
             writers.add(writer);
             writer.start();
@@ -145,15 +163,25 @@ public final class BenchRun {
         StoreThreadAllocation storeThreads = StoreThreadAllocation.start(threads, writers);
         long begin = System.nanoTime();
         startNanos[0] = begin;
+        if (census != null) {
+            census.startProbe();
+        }
         start.countDown();
         for (Thread writer : writers) {
             writer.join();
+        }
+        if (census != null) {
+            census.stopProbe();
         }
         long putsDone = System.nanoTime();
         awaitReadable(engine, cursor, w, begin);
         long readable = System.nanoTime();
         for (int t = 0; t < n; t++) { // after the clock: logging is not the engine's time
             slowPuts[t].log(LOG, w.name() + " " + engine.name() + " round " + round + " writer " + t, begin);
+        }
+        if (census != null) {
+            census.log(LOG, w.name() + " " + engine.name() + " round " + round, slowPuts[0], RunResult.STALL_NANOS,
+                    begin);
         }
         long storeThreadBytes = storeThreads.allocatedSinceStart();
         long diskBytes = DiskUsage.of(dir);

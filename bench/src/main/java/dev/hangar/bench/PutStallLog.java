@@ -13,25 +13,44 @@ import org.slf4j.Logger;
 final class PutStallLog {
     /** Puts slower than this are logged: below the 20 ms that counts as a stall, to show what leads up to one. */
     static final long LOGGED_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-    private static final int CAPACITY = 2_000;
+    static final int CAPACITY = 2_000;
 
     private final long[] startedNanos = new long[CAPACITY];
     private final long[] tookNanos = new long[CAPACITY];
     private int count;
     private long dropped;
 
-    /** Notes a put that began at {@code t0} and took {@code took} nanoseconds, if it is slow enough. */
-    void record(long t0, long took) {
+    /**
+     * Notes a put that began at {@code t0} and took {@code took} nanoseconds, if it is slow enough; true when it
+     * was noted (as number {@link #count()} - 1).
+     */
+    boolean record(long t0, long took) {
         if (took < LOGGED_NANOS) {
-            return;
+            return false;
         }
         if (count == CAPACITY) {
             dropped++;
-            return;
+            return false;
         }
         startedNanos[count] = t0;
         tookNanos[count] = took;
         count++;
+        return true;
+    }
+
+    /** Slow puts noted (at most {@link #CAPACITY}). */
+    int count() {
+        return count;
+    }
+
+    /** When slow put {@code i} began, on the nanoTime clock. */
+    long startedNanos(int i) {
+        return startedNanos[i];
+    }
+
+    /** How long slow put {@code i} took. */
+    long tookNanos(int i) {
+        return tookNanos[i];
     }
 
     /** Logs every slow put, {@code beginNanos} being the run's start on the nanoTime clock. */

@@ -3,8 +3,10 @@ package dev.hangar.mmap.file;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.spi.flush.ForceEvents;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -35,6 +37,16 @@ import org.slf4j.LoggerFactory;
  * only makes the checkpoint wait). Where native calls are unavailable no file is registered and every file is
  * forced on its own, as before.
  *
+ * <p>Few files are forced one by one: when at most {@link #forceEachFileUpTo} files wait (a store with a handful of
+ * queues, which is most of them), each gets its own {@code fdatasync} instead. A {@code syncfs} writes back every
+ * dirty page of the file system, including the CommitLog's pages that the pretoucher
+ * ({@link CommitLogPretoucher}) touched ahead of the writer; written back, they are write-protected again, and the
+ * writer's next store into each takes a write-protect fault, several times the cost of the first touch the
+ * pretoucher saved it (docs/PERFORMANCE.md). A {@code fdatasync} of a ConsumeQueue file writes only that file. The
+ * same claim holds: the wrote position is read before the file's force, and only what lies below it is announced.
+ * The file is opened for the force (its own channel may be closed by an unmap at any moment); Linux reports a
+ * write-back error not yet seen by anyone to a descriptor opened after it.
+ *
  * <p>Thread-safety: {@link #beforeFirstWrite} and {@link #written} from the writing thread of each file;
  * {@link #forceAll()} from one flushing thread at a time; {@link #close()} after the last use.
  */
@@ -43,7 +55,12 @@ public final class UnforcedFiles implements AutoCloseable {
     /** Marks a file whose file system has no syncfs handle: it is forced on its own. */
     static final long NO_HANDLE = Long.MIN_VALUE;
 
+    /** Up to this many files waiting, each is forced on its own (no syncfs): a store with few queues. */
+    public static final int DEFAULT_FORCE_EACH_FILE_UP_TO = 64;
+
     private final NativeMemory nativeMemory;
+    private final int forceEachFileUpTo;
+    private final AtomicLong fileByFileForces = new AtomicLong();
     private final Set<OnDemandMappedFile> files = ConcurrentHashMap.newKeySet();
     /** File-system id ({@code unix:dev}) to its open handle, or -1 when it could not be opened. */
     private final Map<Long, Integer> handles = new ConcurrentHashMap<>();
@@ -54,7 +71,20 @@ public final class UnforcedFiles implements AutoCloseable {
     private volatile boolean unsupported;
 
     public UnforcedFiles(NativeMemory nativeMemory) {
+        this(nativeMemory, DEFAULT_FORCE_EACH_FILE_UP_TO);
+    }
+
+    /**
+     * @param forceEachFileUpTo up to this many waiting files, {@link #forceAll()} forces each with its own
+     *                          {@code fdatasync}; above, one {@code syncfs} per file system (0: always syncfs)
+     */
+    public UnforcedFiles(NativeMemory nativeMemory, int forceEachFileUpTo) {
+        if (forceEachFileUpTo < 0) {
+            throw new IllegalArgumentException("forceEachFileUpTo must be >= 0 (0 = always one syncfs): "
+                    + forceEachFileUpTo);
+        }
         this.nativeMemory = nativeMemory;
+        this.forceEachFileUpTo = forceEachFileUpTo;
     }
 
     /**
@@ -104,6 +134,9 @@ public final class UnforcedFiles implements AutoCloseable {
         if (pending.isEmpty()) {
             return 0;
         }
+        if (pending.size() <= forceEachFileUpTo) {
+            return forceEach(pending);
+        }
         try {
             for (Map.Entry<Long, Path> fs : fileSystems.entrySet()) {
                 if (!nativeMemory.syncFileSystem(handles.get(fs.getKey()), fs.getValue())) {
@@ -126,6 +159,45 @@ public final class UnforcedFiles implements AutoCloseable {
         }
         filesForced.addAndGet(pending.size());
         return pending.size();
+    }
+
+    /**
+     * One {@code fdatasync} per file, through a descriptor opened for it; each file is announced as soon as its own
+     * force returned. On a failure the files not yet forced stay registered and the failure is thrown.
+     */
+    private int forceEach(List<OnDemandMappedFile.GroupForce> pending) throws IOException {
+        int forced = 0;
+        try {
+            for (OnDemandMappedFile.GroupForce force : pending) {
+                try (FileChannel channel = FileChannel.open(force.file().path(), StandardOpenOption.READ)) {
+                    channel.force(false);
+                }
+                forced++;
+                fileByFileForces.incrementAndGet();
+                force.complete();
+            }
+        } catch (IOException e) {
+            Path failed = pending.get(forced).file().path();
+            abandonFrom(pending, forced);
+            throw new IOException("fdatasync of " + failed + " failed: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            abandonFrom(pending, forced);
+            throw e;
+        }
+        filesForced.addAndGet(forced);
+        return forced;
+    }
+
+    /** The files from {@code index} on were not forced: they stay registered for the next attempt. */
+    private void abandonFrom(List<OnDemandMappedFile.GroupForce> pending, int index) {
+        for (OnDemandMappedFile.GroupForce left : pending.subList(index, pending.size())) {
+            left.abandon(this);
+        }
+    }
+
+    /** Files forced on their own (one fdatasync each) because few were waiting. */
+    public long fileByFileForces() {
+        return fileByFileForces.get();
     }
 
     /** syncfs calls made so far. */

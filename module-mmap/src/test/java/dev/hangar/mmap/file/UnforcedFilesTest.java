@@ -11,8 +11,11 @@ import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.mmap.nativeio.RecordingLibC;
 import dev.hangar.spi.flush.ForceEvents;
 import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -30,6 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
 class UnforcedFilesTest {
     private static final int FILE_SIZE = 20 * 1024;
     private static final int UNIT = 20;
+    /** The syncfs path even for the few files of a test (by default so few are forced one by one). */
+    private static final int ALWAYS_SYNCFS = 0;
+    private static final int PAGE = DirtyPages.OS_PAGE_SIZE;
 
     @TempDir
     Path dir;
@@ -86,7 +92,7 @@ class UnforcedFilesTest {
     void aUnitWrittenDuringTheSyncIsNotClaimedAndIsForcedNextTime() throws IOException {
         ForceEvents.install(forces);
         RecordingLibC libc = RecordingLibC.succeeding();
-        UnforcedFiles unforced = new UnforcedFiles(new NativeMemory(libc, null));
+        UnforcedFiles unforced = new UnforcedFiles(new NativeMemory(libc, null), ALWAYS_SYNCFS);
         try {
             MappingBudget budget = new MappingBudget(64);
             for (int q = 0; q < 5; q++) {
@@ -131,7 +137,7 @@ class UnforcedFilesTest {
         ForceEvents.install(forces);
         RecordingLibC libc = RecordingLibC.succeeding();
         libc.syncfsResult = -1;
-        UnforcedFiles unforced = new UnforcedFiles(new NativeMemory(libc, null));
+        UnforcedFiles unforced = new UnforcedFiles(new NativeMemory(libc, null), ALWAYS_SYNCFS);
         try {
             MappingBudget budget = new MappingBudget(64);
             for (int q = 0; q < 3; q++) {
@@ -159,7 +165,7 @@ class UnforcedFilesTest {
         ForceEvents.install(forces);
         RecordingLibC libc = RecordingLibC.succeeding();
         libc.noSyncfs = true;
-        UnforcedFiles unforced = new UnforcedFiles(new NativeMemory(libc, null));
+        UnforcedFiles unforced = new UnforcedFiles(new NativeMemory(libc, null), ALWAYS_SYNCFS);
         try {
             MappingBudget budget = new MappingBudget(64);
             for (int q = 0; q < 3; q++) {
@@ -179,6 +185,103 @@ class UnforcedFilesTest {
         } finally {
             unforced.close();
         }
+    }
+
+    @Test
+    void fewWrittenFilesAreForcedOneByOneWithoutASyncfs() throws IOException {
+        ForceEvents.install(forces);
+        RecordingLibC libc = RecordingLibC.succeeding();
+        UnforcedFiles unforced = new UnforcedFiles(new NativeMemory(libc, null));
+        try {
+            MappingBudget budget = new MappingBudget(128);
+            for (int q = 0; q < UnforcedFiles.DEFAULT_FORCE_EACH_FILE_UP_TO; q++) {
+                assertTrue(open(q, budget, unforced).appendBytes(unit(q, 0), 0, UNIT));
+            }
+
+            assertEquals(UnforcedFiles.DEFAULT_FORCE_EACH_FILE_UP_TO, unforced.forceAll());
+
+            assertEquals(0, libc.syncfsCalls.get(), "a syncfs for a few ConsumeQueue files");
+            assertEquals(UnforcedFiles.DEFAULT_FORCE_EACH_FILE_UP_TO, unforced.fileByFileForces());
+            for (OnDemandMappedFile file : files) {
+                assertEquals(UNIT, file.flushedPosition(), file.path().toString());
+                assertEquals(UNIT, forces.forcedEnd(file.path()), "announced: " + file.path());
+            }
+            assertEquals(0, unforced.size());
+
+            // one file more than that: the group force again
+            for (OnDemandMappedFile file : List.copyOf(files)) {
+                assertTrue(file.appendBytes(unit(1, 1), 0, UNIT));
+            }
+            assertTrue(open(UnforcedFiles.DEFAULT_FORCE_EACH_FILE_UP_TO, budget, unforced)
+                    .appendBytes(unit(0, 2), 0, UNIT));
+            assertEquals(UnforcedFiles.DEFAULT_FORCE_EACH_FILE_UP_TO + 1, unforced.forceAll());
+            assertEquals(1, libc.syncfsCalls.get(), "many files: one syncfs");
+        } finally {
+            unforced.close();
+        }
+    }
+
+    /**
+     * The event the file-by-file force removes: a syncfs writes back the CommitLog's dirty pages touched ahead of
+     * the writer (by the pretoucher) and write-protects them, so the writer's next store into each faults again
+     * (17-20 us per page on the VM of docs/PERFORMANCE.md). Counted as this thread's minor faults while it stores
+     * into 4 MiB of pages it had touched before a ConsumeQueue force; the same with the syncfs forced is the
+     * negative control (it must show the faults, or the count proves nothing on this file system).
+     */
+    @Test
+    void forcingAFewConsumeQueuesLeavesTheCommitLogPagesTouchedAheadWritable() throws IOException {
+        assertTrue(Files.isReadable(Path.of("/proc/thread-self/stat")), "needs Linux /proc/thread-self");
+        NativeMemory nativeMemory = NativeMemory.system();
+        assertTrue(nativeMemory.isAvailable(), "needs the C library for syncfs: " + nativeMemory.lastFailure());
+
+        long fileByFile = faultsAfterAConsumeQueueForce(new UnforcedFiles(nativeMemory), "by-file");
+        long syncfs = faultsAfterAConsumeQueueForce(new UnforcedFiles(nativeMemory, ALWAYS_SYNCFS), "syncfs");
+
+        int pages = TOUCHED_AHEAD / PAGE;
+        assertTrue(syncfs >= pages / 8, "negative control: after a syncfs the touched pages should fault again, "
+                + "but " + syncfs + " faults for " + pages + " pages");
+        assertTrue(fileByFile <= pages / 64, "a ConsumeQueue force write-protected the CommitLog's touched pages: "
+                + fileByFile + " faults for " + pages + " pages (with syncfs " + syncfs + ")");
+    }
+
+    private static final int TOUCHED_AHEAD = 4 << 20;
+
+    /** Touches a CommitLog-like file's pages, forces two written ConsumeQueue files, then counts re-store faults. */
+    private long faultsAfterAConsumeQueueForce(UnforcedFiles unforced, String name) throws IOException {
+        Path commitLog = dir.resolve("commitlog-" + name);
+        try (FileChannel channel = FileChannel.open(commitLog, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, TOUCHED_AHEAD);
+            for (int page = 0; page < TOUCHED_AHEAD; page += PAGE) {
+                mapping.put(page, (byte) 1); // the pretoucher's touch: dirty pages ahead of the writer
+            }
+            MappingBudget budget = new MappingBudget(8);
+            for (int q = 0; q < 2; q++) {
+                OnDemandMappedFile file = new OnDemandMappedFile(dir.resolve(name).resolve(Integer.toString(q)), 0,
+                        FILE_SIZE, nativeMemory(), budget, unforced);
+                files.add(file);
+                assertTrue(file.appendBytes(unit(q, 0), 0, UNIT));
+            }
+            assertEquals(2, unforced.forceAll());
+            long before = threadMinorFaults();
+            for (int page = 0; page < TOUCHED_AHEAD; page += PAGE) {
+                mapping.put(page + 8, (byte) 2); // the writer's stores
+            }
+            return threadMinorFaults() - before;
+        } finally {
+            unforced.close();
+        }
+    }
+
+    private static NativeMemory nativeMemory() {
+        return NativeMemory.system();
+    }
+
+    /** Minor page faults of the calling thread so far: field 10 of /proc/thread-self/stat. */
+    private static long threadMinorFaults() throws IOException {
+        String stat = Files.readString(Path.of("/proc/thread-self/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[7]);
     }
 
     @Test
