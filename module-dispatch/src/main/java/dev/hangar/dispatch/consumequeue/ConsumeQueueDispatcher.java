@@ -253,7 +253,8 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
      * new queues whose units are held in memory get their files: a regular flush makes files for
      * {@link #MATERIALIZE_NANOS_PER_FLUSH}, a full flush for all of them, so it never leaves a unit the checkpoint
      * may claim off the disk. A full flush ({@code leastPages == 0}) then asks the storage to force every written
-     * ConsumeQueue file at once (one {@code syncfs} instead of one {@code fdatasync} per file); the queue-by-queue
+     * ConsumeQueue file at once (one {@code fdatasync} per file while at most 64 wait, one {@code syncfs} above
+     * that, see {@code UnforcedFiles}); the queue-by-queue
      * pass then finds only what that did not cover.
      */
     @Override

@@ -49,10 +49,10 @@ import org.slf4j.LoggerFactory;
  * <p>A file is touched only under {@link DefaultMappedFile#hold()}, so a file being unmapped or deleted is
  * skipped, never touched after its unmap. When the writer rolls to a new file, its first pages are still the
  * writer's own first touches until the pretoucher's next look (at most its idle sleep). Touching the head of a
- * file created ahead on the allocation thread was tried and dropped: the file waits for its turn across the
- * ConsumeQueue flush's {@code syncfs}, which writes the touched pages back and write-protects them, and the
- * writer's write-protect fault on such a page costs several times a first touch (docs/PERFORMANCE.md). The same
- * is why the distance ahead is kept short.
+ * file created ahead on the allocation thread was tried and dropped: the file waits for its turn across write-backs
+ * (the kernel's background write-back, the thorough ConsumeQueue flush's {@code syncfs} when many queue files
+ * wait), which write the touched pages back and write-protect them, and the writer's write-protect fault on such a
+ * page costs several times a first touch (docs/PERFORMANCE.md). The same is why the distance ahead is kept short.
  *
  * <p>Thread-safety: {@link #watch} from any thread; {@link #start()} and {@link #shutdown()} once each.
  */

@@ -79,27 +79,8 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
         this.path = directory.resolve(fileName);
         Files.createDirectories(directory);
-        FileChannel opened;
-        boolean created;
-        if (space == FileSpace.SPARSE) {
-            // one open for create, length and channel: thousands of ConsumeQueue files are created this way
-            FileSpace.Opened sparse = FileSpace.openSparse(path, fileSize);
-            opened = sparse.channel();
-            created = sparse.created();
-        } else {
-            created = !Files.exists(path);
-            opened = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
-            if (created) {
-                try {
-                    nativeMemory.preallocate(path, fileSize);
-                } catch (IOException e) {
-                    opened.close();
-                    Files.deleteIfExists(path);
-                    throw e;
-                }
-            }
-        }
+        FileSpace.Opened file = space.open(path, fileSize, nativeMemory);
+        FileChannel opened = file.channel();
         if (mapNow) {
             try {
                 mapThrough(opened);
@@ -108,7 +89,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
                 throw e;
             }
         }
-        this.createdFile = created;
+        this.createdFile = file.created();
         if (keepChannelOpen) {
             this.channel = opened;
         } else {

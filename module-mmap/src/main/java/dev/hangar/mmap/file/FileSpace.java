@@ -2,8 +2,11 @@ package dev.hangar.mmap.file;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import dev.hangar.mmap.nativeio.NativeMemory;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * How a new mapped file gets its disk blocks.
@@ -20,8 +23,33 @@ public enum FileSpace {
     /** The file has its full length but takes blocks only where written. */
     SPARSE;
 
-    /** A file {@link #openSparse} opened: its channel (the caller owns it) and whether it had no bytes yet. */
+    /** A file {@link #open} opened: its channel (the caller owns it) and whether it was new (no bytes yet). */
     record Opened(FileChannel channel, boolean created) {
+    }
+
+    /**
+     * Opens {@code path} for reading and writing, creating it with {@code length} bytes when missing, its blocks
+     * taken as this space says. A file that exists keeps its length and blocks. A reserved file whose blocks cannot
+     * be had (disk full) is deleted again and the error thrown: no half-reserved file is left behind.
+     */
+    Opened open(Path path, int length, NativeMemory nativeMemory) throws IOException {
+        if (this == SPARSE) {
+            // one open for create, length and channel: thousands of ConsumeQueue files are created this way
+            return openSparse(path, length);
+        }
+        boolean created = !Files.exists(path);
+        FileChannel opened = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        if (created) {
+            try {
+                nativeMemory.preallocate(path, length);
+            } catch (IOException e) {
+                opened.close();
+                Files.deleteIfExists(path);
+                throw e;
+            }
+        }
+        return new Opened(opened, created);
     }
 
     /**
@@ -29,7 +57,7 @@ public enum FileSpace {
      * file gets its length without blocks ({@code ftruncate}) and is reported as created. A file that exists
      * keeps its length.
      */
-    static Opened openSparse(Path path, long length) throws IOException {
+    private static Opened openSparse(Path path, long length) throws IOException {
         RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw");
         try {
             boolean created = file.length() == 0;

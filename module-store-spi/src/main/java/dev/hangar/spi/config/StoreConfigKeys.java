@@ -88,8 +88,10 @@ public final class StoreConfigKeys {
             + "made put stalls worse. false leaves the first touches to the writer"));
     public static final ConfigKey<Integer> PRETOUCH_AHEAD_BYTES = add(intKey("pretouchAheadBytes", 4 << 20, 4096,
             1 << 30, "How far past the CommitLog write position the pretoucher keeps pages faulted in, in bytes. "
-            + "Short on purpose: a file-system-wide sync (the ConsumeQueue flush's syncfs) writes the touched pages "
-            + "back, and the writer's later write-protect fault on each costs more than the first touch it saved"));
+            + "Short on purpose: touched pages are dirty, and a write-back before the writer comes (the kernel's "
+            + "background write-back, or the thorough ConsumeQueue flush's syncfs when more than 64 queue files "
+            + "wait) write-protects them, and the writer's later write-protect fault on each costs more than the "
+            + "first touch it saved"));
     public static final ConfigKey<Integer> FLUSH_LEAST_PAGES_WHEN_WARM_MAPPED_FILE = add(intKey(
             "flushLeastPagesWhenWarmMapedFile", 4096, 1, MAX, "Accepted for compatibility and ignored: the "
             + "pretoucher (warmMapedFileEnable) changes no byte, so there is nothing to force"));
