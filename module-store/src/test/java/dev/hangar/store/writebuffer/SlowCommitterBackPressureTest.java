@@ -89,12 +89,14 @@ class SlowCommitterBackPressureTest {
             var reput = TestInternals.reput(store);
             AtomicBoolean writing = new AtomicBoolean(true);
             AtomicReference<Throwable> committerFailure = new AtomicReference<>();
-            // the committer: slower than the writer (a pass every 2 ms), but it keeps going
+            // the committer: slower than the writer (it commits only when a put held by the back-pressure wakes
+            // it, so the writer is always held first), but it keeps going
             Thread committer = new Thread(() -> {
                 try {
                     while (writing.get()) {
-                        HeldCommitFlushProvider.commitEverything();
-                        Thread.sleep(2);
+                        if (HeldCommitFlushProvider.awaitWakeup(10)) {
+                            HeldCommitFlushProvider.commitEverything();
+                        }
                     }
                 } catch (Throwable t) {
                     committerFailure.set(t);
