@@ -50,6 +50,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -247,9 +248,10 @@ final class StoreRuntime implements AutoCloseable {
         boolean sync = config.isSyncFlush();
         MappedFileQueue q = b.commitLogQueue;
         // the CommitLog's readable end, not the last file's: with a write buffer they differ (CommitLog.getMaxOffset)
-        b.plugins = new PluginDispatch(b.dispatchers, commitLog, sync ? q::getFlushedWhere : commitLog::getMaxOffset);
-        b.reput = new ReputMessageService(commitLog, b.dispatchers, sync ? q::getFlushedWhere : commitLog::getMaxOffset,
-                q::getMaxWrotePosition, delayLevels, stats, b.plugins);
+        LongSupplier dispatchableEnd = sync ? q::getFlushedWhere : commitLog::getMaxOffset;
+        b.plugins = new PluginDispatch(b.dispatchers, commitLog, dispatchableEnd);
+        b.reput = new ReputMessageService(commitLog, b.dispatchers, dispatchableEnd, q::getMaxWrotePosition,
+                delayLevels, stats, b.plugins);
         long minPhy = Math.max(0, commitLog.getMinOffset());
         long from = Math.min(Math.min(b.dispatchers.minDurableOffset(), end), report.firstUndispatched());
         if (!lastExitOk) {
