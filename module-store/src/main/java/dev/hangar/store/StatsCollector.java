@@ -36,11 +36,11 @@ final class StatsCollector {
         }
         MappedFileQueue q = rt.commitLog().queue();
         StatsSnapshot.CommitLog commitLog = new StatsSnapshot.CommitLog(rt.commitLog().getMinOffset(),
-                rt.commitLog().getMaxOffset(), q.getFlushedWhere(), q.getCommittedWhere(), q.mappedFiles().size(),
-                q.mappedFileSize(), q.getMappedMemorySize());
+                rt.commitLog().getMaxOffset(), q.getMaxWrotePosition(), q.getFlushedWhere(), q.getCommittedWhere(),
+                q.mappedFiles().size(), q.mappedFileSize(), q.getMappedMemorySize());
         StatsSnapshot.Dispatch dispatch = new StatsSnapshot.Dispatch(rt.reput().reputFromOffset(),
-                rt.reput().behindBytes(), stats.dispatched(), rt.dispatchers().names(), rt.dispatchers().failures(),
-                rt.plugins().snapshot());
+                rt.reput().behindBytes(), stats.dispatched(), stats.dispatchWaits(), stats.dispatchWaitsOutlasted(),
+                rt.dispatchers().names(), rt.dispatchers().failures(), rt.plugins().snapshot());
         return new StatsSnapshot(path, store.chosenProviders(), flags.names(), flags.isWritable(), flags.reason(),
                 puts, true, commitLog, dispatch, flush(rt.flushStatistics()),
                 queues(rt.dispatchers().view(ConsumeQueueView.class).orElse(null)), disk(rt.root().toFile(),

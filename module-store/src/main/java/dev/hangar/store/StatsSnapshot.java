@@ -66,12 +66,24 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
         }
     }
 
-    public record CommitLog(long minOffset, long maxOffset, long flushedOffset, long committedOffset, int files,
-                            long fileSize, long mappedBytes) {
+    /**
+     * @param maxOffset     one past the last readable record
+     * @param writtenOffset one past the last appended record, readable or not: above {@code maxOffset} only while a
+     *                      write buffer's committer has not yet made the appends readable
+     */
+    public record CommitLog(long minOffset, long maxOffset, long writtenOffset, long flushedOffset,
+                            long committedOffset, int files, long fileSize, long mappedBytes) {
+        /** Appended but not yet readable: what the write buffer's committer still has to commit. */
+        public long commitLagBytes() {
+            return Math.max(0, writtenOffset - maxOffset);
+        }
+
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("minOffset", minOffset);
             m.put("maxOffset", maxOffset);
+            m.put("writtenOffset", writtenOffset);
+            m.put("commitLagBytes", commitLagBytes());
             m.put("flushedOffset", flushedOffset);
             m.put("committedOffset", committedOffset);
             m.put("files", files);
@@ -102,13 +114,22 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
         }
     }
 
-    public record Dispatch(long dispatchedOffset, long behindBytes, long dispatched, List<String> dispatchers,
-                           Map<String, Long> failures, Map<String, Plugin> plugins) {
+    /**
+     * @param backPressureWaits          puts that found dispatch more than {@code maxDispatchBehindBytes} behind the
+     *                                   written end and waited for it
+     * @param backPressureWaitsOutlasted of those, the puts that waited the whole limit and went on with dispatch still
+     *                                   behind (each period of them is also logged as a warning)
+     */
+    public record Dispatch(long dispatchedOffset, long behindBytes, long dispatched, long backPressureWaits,
+                           long backPressureWaitsOutlasted, List<String> dispatchers, Map<String, Long> failures,
+                           Map<String, Plugin> plugins) {
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("dispatchedOffset", dispatchedOffset);
             m.put("behindBytes", behindBytes);
             m.put("dispatched", dispatched);
+            m.put("backPressureWaits", backPressureWaits);
+            m.put("backPressureWaitsOutlasted", backPressureWaitsOutlasted);
             m.put("dispatchers", dispatchers);
             m.put("failures", failures);
             Map<String, Object> p = new LinkedHashMap<>();

@@ -59,6 +59,11 @@ final class MetricsHandler implements Router.Handler {
                     + "put again, by how they ended", "outcome", gathers);
             w.gauge("hangar_dispatch_behind_bytes", "Commit-log bytes written but not yet dispatched",
                     snapshot.dispatch().behindBytes());
+            Map<String, Long> waits = new LinkedHashMap<>();
+            waits.put("caught_up", snapshot.dispatch().backPressureWaits() - snapshot.dispatch().backPressureWaitsOutlasted());
+            waits.put("outlasted", snapshot.dispatch().backPressureWaitsOutlasted());
+            w.counters("hangar_put_dispatch_waits_total", "Puts held because dispatch was more than "
+                    + "maxDispatchBehindBytes behind, by whether dispatch caught up within the limit", "outcome", waits);
             Map<String, Long> lag = new LinkedHashMap<>();
             Map<String, Long> disabled = new LinkedHashMap<>();
             snapshot.dispatch().plugins().forEach((name, plugin) -> {
@@ -73,7 +78,9 @@ final class MetricsHandler implements Router.Handler {
             StatsSnapshot.CommitLog log = snapshot.commitLog();
             w.gauge("hangar_commitlog_files", "Commit-log files", log.files());
             w.gauge("hangar_commitlog_min_offset", "First commit-log offset kept", log.minOffset());
-            w.gauge("hangar_commitlog_max_offset", "Commit-log offset one past the last record", log.maxOffset());
+            w.gauge("hangar_commitlog_max_offset", "Commit-log offset one past the last readable record", log.maxOffset());
+            w.gauge("hangar_commitlog_commit_lag_bytes", "Commit-log bytes appended but not yet readable (a write "
+                    + "buffer's committer is behind)", log.commitLagBytes());
             w.gauge("hangar_disk_used_ratio", "Used fraction of the store's file system",
                     snapshot.disk().usedRatio());
         }

@@ -61,7 +61,8 @@ class MetricsAndAuthTest {
                     "hangar_put_latency_microseconds_count", "hangar_flush_latency_microseconds_count",
                     "hangar_put_failures_total{status=\"MESSAGE_ILLEGAL\"}", "hangar_group_commit_puts_total",
                     "hangar_group_commit_puts_waited_more_than_one_force_total",
-                    "hangar_group_commit_gathers_total{outcome=\"bound_ran_out\"}")) {
+                    "hangar_group_commit_gathers_total{outcome=\"bound_ran_out\"}",
+                    "hangar_put_dispatch_waits_total{outcome=\"outlasted\"}", "hangar_commitlog_commit_lag_bytes")) {
                 assertTrue(samples.containsKey(name), name + " missing:\n" + metrics.body());
             }
             assertEquals(3.0, samples.get("hangar_puts_total"));

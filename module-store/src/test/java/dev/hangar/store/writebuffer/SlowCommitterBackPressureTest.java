@@ -56,9 +56,12 @@ class SlowCommitterBackPressureTest {
             long written = TestInternals.commitLog(store).queue().getMaxWrotePosition();
             assertEquals(0, store.getMaxPhyOffset(), "the readable end stops at the first file's committed end (0)");
             assertEquals(0, store.dispatchBehindBytes(), "dispatch is not behind what it can read");
+            assertEquals(written, store.statsSnapshot().commitLog().commitLagBytes(),
+                    "stat shows every appended byte as waiting for the committer");
 
             HeldCommitFlushProvider.commitEverything();
             assertEquals(written, store.getMaxPhyOffset(), "once committed, everything written is readable");
+            assertEquals(0, store.statsSnapshot().commitLog().commitLagBytes(), "stat: nothing waits for the committer");
             TestStores.await("dispatched", () -> store.dispatchBehindBytes() == 0);
             assertEquals(puts, store.getMaxOffsetInQueue("Slow", 0));
             var last = store.getMessage("g", "Slow", 0, puts - 1, 1, null);
@@ -119,6 +122,9 @@ class SlowCommitterBackPressureTest {
             assertTrue(TestInternals.commitLog(store).queue().mappedFiles().size() >= 4, "the log rolled");
             assertTrue(stats.dispatchWaits() > 0, "the writer outran the committer and was held");
             assertEquals(0, stats.dispatchWaitsOutlasted(), "every wait ended as commit and dispatch moved on");
+            var shown = store.statsSnapshot().dispatch();
+            assertEquals(stats.dispatchWaits(), shown.backPressureWaits(), "stat shows the held puts");
+            assertEquals(0, shown.backPressureWaitsOutlasted());
             assertTrue(worst <= limit, "appended but undispatched bytes before a put stayed within the limit, "
                     + "committed or not: " + worst);
             HeldCommitFlushProvider.commitEverything();
