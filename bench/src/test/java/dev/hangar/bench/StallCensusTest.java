@@ -2,9 +2,12 @@ package dev.hangar.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
@@ -20,17 +23,31 @@ class StallCensusTest {
     private static final long STALL = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long HELD = TimeUnit.MILLISECONDS.toNanos(60);
 
+    /**
+     * A spinning put is on a CPU or waiting for one, so it is classed running or runnable. On a loaded VM the
+     * hypervisor may also take the vCPU away for most of the 60 ms (steal: neither CPU time nor run-queue wait in
+     * the thread's schedstat), which the census rightly classes "off CPU"; so a few attempts are made, each printed,
+     * and one classed on or waiting for a CPU is required. A census that classed spinning as off CPU fails them all.
+     */
     @Test
     void aPutThatSpinsIsNeverClassedAsleep() throws Exception {
-        StallCensus.Counts counts = censusOfOnePut(() -> {
-            long t0 = System.nanoTime();
-            while (System.nanoTime() - t0 < HELD) {
-                Thread.onSpinWait();
+        List<StallCensus.Counts> attempts = new ArrayList<>();
+        for (int attempt = 0; attempt < 5; attempt++) {
+            StallCensus.Counts counts = censusOfOnePut(() -> {
+                long t0 = System.nanoTime();
+                while (System.nanoTime() - t0 < HELD) {
+                    Thread.onSpinWait();
+                }
+            });
+            assertEquals(1, counts.stalls());
+            attempts.add(counts);
+            System.out.println("spinning put, attempt " + (attempt + 1) + ": " + counts);
+            if (counts.writerOffCpu() == 0 && counts.writerRunning() + counts.writerWaitingForCpu() == 1) {
+                return;
             }
-        });
-        assertEquals(1, counts.stalls());
-        assertEquals(0, counts.writerOffCpu(), counts.toString());
-        assertEquals(1, counts.writerRunning() + counts.writerWaitingForCpu(), counts.toString());
+        }
+        fail("a spinning put was never classed running or waiting for a CPU in " + attempts.size() + " attempts: "
+                + attempts);
     }
 
     @Test
