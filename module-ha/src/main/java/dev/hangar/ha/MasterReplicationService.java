@@ -121,6 +121,15 @@ final class MasterReplicationService implements ReplicationService {
         return sum;
     }
 
+    /** Passes that read reports with bytes, summed over the connected slaves (for tests). */
+    long reportPasses() {
+        long sum = 0;
+        for (SlaveConnection c : connections) {
+            sum += c.reportPasses();
+        }
+        return sum;
+    }
+
     /** Gathering naps of the connection threads, summed over the connected slaves (for tests). */
     long naps() {
         long sum = 0;

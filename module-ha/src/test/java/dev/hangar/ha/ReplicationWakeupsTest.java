@@ -92,6 +92,40 @@ class ReplicationWakeupsTest {
     }
 
     @Test
+    void oneLazyPassOfAnAsyncMasterReadsAPileOfReportsUpToTheNewest() throws Exception {
+        MemoryLog masterLog = new MemoryLog();
+        int reports = 2_000; // 16 000 bytes: far more than one read of the report buffer takes
+        long end = masterLog.put(reports, (byte) 3);
+        MasterReplicationService master = new MasterReplicationService(BrokerRole.ASYNC_MASTER, settings(""), masterLog);
+        master.start();
+        try (RawPeer slave = new RawPeer(master.status().listenAddress())) {
+            slave.report(0);
+            long received = 0;
+            while (received < end) {
+                RawPeer.Frame f = slave.readFrame();
+                assertEquals(received, f.offset(), "frames arrive in order");
+                received += f.body().length;
+            }
+            await("the slave's first report is read", () -> master.status().ackedOffset() == 0);
+            long passesBefore = master.reportPasses();
+            // a slave that reported faster than the lazy reads came by: the reports piled up in the socket, and
+            // one write puts them there all at once (one loopback segment)
+            ByteBuffer pile = ByteBuffer.allocate(reports * HaFrameFormat.REPORT_SIZE);
+            for (int i = 1; i <= reports; i++) {
+                pile.putLong(i);
+            }
+            slave.send(pile.array());
+            await("the master acknowledges the newest report (acknowledged " + master.status().ackedOffset()
+                    + " of " + end + ")", () -> master.status().ackedOffset() == end);
+            // one pass read them all: reading one buffer per pass left the acknowledged offset ever further behind
+            assertEquals(1, master.reportPasses() - passesBefore,
+                    "lazy passes that read reports until the newest of " + reports + " was acknowledged");
+        } finally {
+            master.shutdown();
+        }
+    }
+
+    @Test
     void anAsyncMasterShipsThePutsOfOneGatheringNapAsOneFrame() throws Exception {
         MemoryLog masterLog = new MemoryLog();
         MemoryLog slaveLog = new MemoryLog();
