@@ -196,6 +196,11 @@ public final class CommitLogPretoucher {
         return pagesTouched.get();
     }
 
+    /** How far past the write position pages are read into the page cache (0: not at all). */
+    public int readAheadBytes() {
+        return readAheadBytes;
+    }
+
     /** Bytes read into the page cache ahead of the writers so far. */
     public long bytesReadAhead() {
         return bytesReadAhead.get();
