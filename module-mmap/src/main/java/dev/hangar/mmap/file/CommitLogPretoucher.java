@@ -51,11 +51,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A file is touched only under {@link DefaultMappedFile#hold()}, so a file being unmapped or deleted is
  * skipped, never touched after its unmap. When the writer rolls to a new file, its first pages are still the
- * writer's own first touches until the pretoucher's next look (at most its idle sleep). Touching the head of a
- * file created ahead on the allocation thread was tried and dropped: the file waits for its turn across write-backs
- * (the kernel's background write-back, the thorough ConsumeQueue flush's {@code syncfs} when many queue files
- * wait), which write the touched pages back and write-protect them, and the writer's write-protect fault on such a
- * page costs several times a first touch (docs/PERFORMANCE.md). The same is why the distance ahead is kept short.
+ * writer's own first touches until the pretoucher's next look (at most its idle sleep); with the read-ahead below
+ * those pages are already in the page cache (read, not touched), so such a touch only maps them. Touching the
+ * head of a file created ahead on the allocation thread was tried and dropped: the file waits for its turn
+ * across write-backs (the kernel's background write-back, the thorough ConsumeQueue flush's {@code syncfs} when
+ * many queue files wait), which write the touched pages back and write-protect them, and the writer's
+ * write-protect fault on such a page costs several times a first touch (docs/PERFORMANCE.md). The same is why the
+ * distance touched ahead is kept short (reading ahead leaves pages clean, so it can go further).
  *
  * <h2>Reading ahead further than touching</h2>
  * With a read-ahead distance ({@code readAheadBytes} &gt; 0), the pages from the touched end up to that distance
@@ -169,8 +171,8 @@ public final class CommitLogPretoucher {
         thread.setDaemon(true);
         thread.start();
         LOG.info("CommitLog pretoucher started: {} bytes ahead of the write position, by {}; read into the page "
-                + "cache {} bytes ahead", aheadBytes, useMadvise ? "madvise(MADV_POPULATE_WRITE)" : "atomic add of zero",
-                readAheadBytes);
+                + "cache {} bytes ahead", aheadBytes,
+                useMadvise ? "madvise(MADV_POPULATE_WRITE)" : "atomic add of zero", readAheadBytes);
     }
 
     public synchronized void shutdown() {
