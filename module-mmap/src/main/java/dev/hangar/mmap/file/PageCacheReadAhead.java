@@ -30,7 +30,8 @@ final class PageCacheReadAhead implements AutoCloseable {
     /** Bytes per {@code pread}: 256 pages, well under a millisecond each once the pages exist. */
     static final int READ_BYTES = 1 << 20;
 
-    private final ByteBuffer sink = ByteBuffer.allocateDirect(READ_BYTES);
+    /** Where the bytes read go, and are forgotten; made at the first read, so a reader never used costs nothing. */
+    private ByteBuffer sink;
     private Path path;
     private FileChannel channel;
     private long readUpTo;
@@ -66,6 +67,9 @@ final class PageCacheReadAhead implements AutoCloseable {
             } catch (NoSuchFileException notYetCreated) {
                 return 0;
             }
+        }
+        if (sink == null) {
+            sink = ByteBuffer.allocateDirect(READ_BYTES);
         }
         long start = position;
         while (position < to) {
