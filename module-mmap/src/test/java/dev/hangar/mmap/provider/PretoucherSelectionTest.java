@@ -72,8 +72,9 @@ class PretoucherSelectionTest {
     }
 
     @Test
-    void theReadAheadDistanceIsPretouchReadAheadBytesNeverShorterThanTheTouchDistanceAndZeroTurnsItOff() {
-        assertEquals(32 << 20, readAheadWith(null, 4 << 20), "the default");
+    void theReadAheadDistanceIsPretouchReadAheadBytesOffByDefaultAndNeverShorterThanTheTouchDistance() {
+        assertEquals(0, readAheadWith(null, 4 << 20), "off by default");
+        assertEquals(32 << 20, readAheadWith(32 << 20, 4 << 20));
         assertEquals(64 << 20, readAheadWith(64 << 20, 4 << 20));
         assertEquals(0, readAheadWith(0, 4 << 20), "0 turns reading ahead off");
         assertEquals(8 << 20, readAheadWith(1 << 20, 8 << 20), "raised to the touch distance");
