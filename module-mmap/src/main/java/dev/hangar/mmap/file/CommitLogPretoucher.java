@@ -4,11 +4,14 @@ import dev.hangar.mmap.nativeio.LibC;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.spi.mapped.MappedFile;
 import dev.hangar.spi.mapped.MappedFileQueue;
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
+import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -48,11 +51,23 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A file is touched only under {@link DefaultMappedFile#hold()}, so a file being unmapped or deleted is
  * skipped, never touched after its unmap. When the writer rolls to a new file, its first pages are still the
- * writer's own first touches until the pretoucher's next look (at most its idle sleep). Touching the head of a
- * file created ahead on the allocation thread was tried and dropped: the file waits for its turn across write-backs
- * (the kernel's background write-back, the thorough ConsumeQueue flush's {@code syncfs} when many queue files
- * wait), which write the touched pages back and write-protect them, and the writer's write-protect fault on such a
- * page costs several times a first touch (docs/PERFORMANCE.md). The same is why the distance ahead is kept short.
+ * writer's own first touches until the pretoucher's next look (at most its idle sleep); with the read-ahead below
+ * those pages are already in the page cache (read, not touched), so such a touch only maps them. Touching the
+ * head of a file created ahead on the allocation thread was tried and dropped: the file waits for its turn
+ * across write-backs (the kernel's background write-back, the thorough ConsumeQueue flush's {@code syncfs} when
+ * many queue files wait), which write the touched pages back and write-protect them, and the writer's
+ * write-protect fault on such a page costs several times a first touch (docs/PERFORMANCE.md). The same is why the
+ * distance touched ahead is kept short (reading ahead leaves pages clean, so it can go further).
+ *
+ * <h2>Reading ahead further than touching</h2>
+ * With a read-ahead distance ({@code readAheadBytes} &gt; 0), the pages from the touched end up to that distance
+ * past the write position, across the roll into the head of the next file once it exists, are also brought into
+ * the page cache, by reading them ({@link PageCacheReadAhead}). Without it, whenever the writer outran the touched
+ * distance (this thread starved of a CPU for tens of milliseconds, or the first pages after a roll), the writer's
+ * own fault on a page not in the cache read the pages around it first: on a reserved, unwritten CommitLog that is a
+ * zero-fill of up to {@code read_ahead_kb} (8 MiB, 20-50 ms) inside one put (docs/PERFORMANCE.md). Behind the read
+ * distance such a fault only maps a page that exists. Read pages are clean, so no write-back write-protects them,
+ * and the distance can be long; the touch that follows maps pages that already exist, which is cheap.
  *
  * <p>Thread-safety: {@link #watch} from any thread; {@link #start()} and {@link #shutdown()} once each.
  */
@@ -64,6 +79,11 @@ public final class CommitLogPretoucher {
      * step stays well under a millisecond.
      */
     private static final int PAGES_PER_STEP = 256;
+    /**
+     * Bytes read ahead per step at most (4 MiB), so that a long read-ahead refill never keeps this thread from
+     * touching the writer's next pages for long: it looks at the writer again between steps.
+     */
+    private static final int READ_BYTES_PER_STEP = 4 << 20;
     private static final long SHUTDOWN_JOIN_MILLIS = 10_000;
     private static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
@@ -71,9 +91,17 @@ public final class CommitLogPretoucher {
     private final int aheadBytes;
     /** Whole pages of the distance that may be used up before the pretoucher touches again: half of it. */
     private final long refillSlack;
+    /** How far past the write position pages are kept in the page cache by reading; 0 turns reading off. */
+    private final int readAheadBytes;
+    /** Bytes of the read distance that may be used up before reading again: half of it. */
+    private final long readSlack;
     private final long idleParkNanos;
     private final CopyOnWriteArrayList<Watched> watched = new CopyOnWriteArrayList<>();
+    /** Queues no longer watched whose read channels the pretouch thread still has to close. */
+    private final ConcurrentLinkedQueue<Watched> unwatched = new ConcurrentLinkedQueue<>();
     private final AtomicLong pagesTouched = new AtomicLong();
+    private final AtomicLong bytesReadAhead = new AtomicLong();
+    private volatile boolean useReadAhead;
     private volatile boolean useMadvise;
     private volatile boolean running;
     private Thread thread;
@@ -84,6 +112,17 @@ public final class CommitLogPretoucher {
      * @param idleParkNanos how long the thread sleeps when every watched file is touched far enough ahead
      */
     public CommitLogPretoucher(NativeMemory nativeMemory, int aheadBytes, long idleParkNanos) {
+        this(nativeMemory, aheadBytes, 0, idleParkNanos);
+    }
+
+    /**
+     * @param nativeMemory   the libc binding for {@code madvise}; when it fails the atomic touch is used
+     * @param aheadBytes     how far past the write position pages are kept faulted in (at least one page)
+     * @param readAheadBytes how far past the write position pages are kept in the page cache by reading them
+     *                       (0: not at all; else at least {@code aheadBytes})
+     * @param idleParkNanos  how long the thread sleeps when every watched file is touched far enough ahead
+     */
+    public CommitLogPretoucher(NativeMemory nativeMemory, int aheadBytes, int readAheadBytes, long idleParkNanos) {
         this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
         if (aheadBytes < PAGE) {
             throw new IllegalArgumentException("the pretouch distance must be at least one page (" + PAGE
@@ -92,7 +131,14 @@ public final class CommitLogPretoucher {
         if (idleParkNanos <= 0) {
             throw new IllegalArgumentException("idleParkNanos must be positive: " + idleParkNanos);
         }
+        if (readAheadBytes != 0 && readAheadBytes < aheadBytes) {
+            throw new IllegalArgumentException("the read-ahead distance must be 0 (off) or at least the pretouch "
+                    + "distance (" + aheadBytes + " bytes): " + readAheadBytes);
+        }
         this.aheadBytes = aheadBytes;
+        this.readAheadBytes = readAheadBytes;
+        this.readSlack = readAheadBytes / 2;
+        this.useReadAhead = readAheadBytes > 0;
         this.refillSlack = (long) aheadBytes / 2 / PAGE * PAGE;
         this.idleParkNanos = idleParkNanos;
         this.useMadvise = nativeMemory.isAvailable();
@@ -105,7 +151,15 @@ public final class CommitLogPretoucher {
 
     /** Stops watching {@code queue} (a queue that was shut down). */
     public void unwatch(MappedFileQueue queue) {
-        watched.removeIf(w -> w.queue == queue);
+        for (Watched w : watched) {
+            if (w.queue == queue && watched.remove(w)) {
+                unwatched.add(w);
+            }
+        }
+        Thread t = thread;
+        if (t == null || !t.isAlive()) {
+            closeUnwatched();
+        }
     }
 
     public synchronized void start() {
@@ -116,8 +170,9 @@ public final class CommitLogPretoucher {
         thread = new Thread(this::run, "CommitLogPretoucher");
         thread.setDaemon(true);
         thread.start();
-        LOG.info("CommitLog pretoucher started: {} bytes ahead of the write position, by {}", aheadBytes,
-                useMadvise ? "madvise(MADV_POPULATE_WRITE)" : "atomic add of zero");
+        LOG.info("CommitLog pretoucher started: {} bytes ahead of the write position, by {}; read into the page "
+                + "cache {} bytes ahead", aheadBytes,
+                useMadvise ? "madvise(MADV_POPULATE_WRITE)" : "atomic add of zero", readAheadBytes);
     }
 
     public synchronized void shutdown() {
@@ -141,6 +196,16 @@ public final class CommitLogPretoucher {
     /** Pages touched so far, by either method. */
     public long pagesTouched() {
         return pagesTouched.get();
+    }
+
+    /** How far past the write position pages are read into the page cache (0: not at all). */
+    public int readAheadBytes() {
+        return readAheadBytes;
+    }
+
+    /** Bytes read into the page cache ahead of the writers so far. */
+    public long bytesReadAhead() {
+        return bytesReadAhead.get();
     }
 
     /** True while pages are touched by {@code madvise}; false once it failed and the atomic touch took over. */
@@ -169,22 +234,35 @@ public final class CommitLogPretoucher {
             } catch (RuntimeException e) {
                 LOG.warn("pretouch step failed; carrying on: {}", e.toString());
             }
+            closeUnwatched();
             if (touched == 0 && running) {
                 LockSupport.parkNanos(this, idleParkNanos);
             }
+        }
+        for (Watched w : watched) {
+            w.closeReaders();
+        }
+        closeUnwatched();
+    }
+
+    private void closeUnwatched() {
+        for (Watched w; (w = unwatched.poll()) != null; ) {
+            w.closeReaders();
         }
     }
 
     /**
      * One step over every watched queue: each queue whose touched distance is down to half is touched up to the
-     * full distance again, {@link #PAGES_PER_STEP} pages per call. Pages touched.
+     * full distance again, {@link #PAGES_PER_STEP} pages per call; then its read distance likewise, at most
+     * {@link #READ_BYTES_PER_STEP} per step. Pages touched or read (0: nothing to do, time to sleep).
      */
     int touchStep() {
-        int touched = 0;
+        int done = 0;
         for (Watched w : watched) {
-            touched += touchAhead(w);
+            done += touchAhead(w);
+            done += readAhead(w);
         }
-        return touched;
+        return done;
     }
 
     private int touchAhead(Watched w) {
@@ -228,6 +306,52 @@ public final class CommitLogPretoucher {
     }
 
     /**
+     * Reads the newest file from its read end (or the writer's page) up to {@code readAheadBytes} past the write
+     * position, once half of that distance is used up; the part of the distance past the file's end is read from
+     * the head of the next file when it exists already (created ahead by the allocation service). Pages read.
+     */
+    private int readAhead(Watched w) {
+        MappedFile newest = w.file;
+        if (!useReadAhead || !(newest instanceof DefaultMappedFile file)) {
+            return 0;
+        }
+        long fileSize = file.fileSize();
+        long wrote = file.wrotePosition();
+        long target = wrote + readAheadBytes;
+        try {
+            if (!file.path().equals(w.current.path()) && file.path().equals(w.next.path())) {
+                // the writer rolled into the file whose head was read: carry on from there
+                PageCacheReadAhead rolledInto = w.next;
+                w.next = w.current;
+                w.current = rolledInto;
+            }
+            long read = 0;
+            long currentEnd = file.path().equals(w.current.path()) ? w.current.readUpTo() : 0;
+            long currentTarget = Math.min(fileSize, target);
+            long from = Math.max(currentEnd, wrote / PAGE * PAGE);
+            if (from < currentTarget && (from + readSlack <= currentTarget || currentTarget == fileSize)) {
+                read += w.current.readAhead(file.path(), from, Math.min(currentTarget, from + READ_BYTES_PER_STEP));
+            }
+            long headTarget = target - fileSize;
+            if (headTarget > 0 && read == 0) {
+                Path next = file.path().resolveSibling(MappedFileNames.of(file.fileFromOffset() + fileSize));
+                long headEnd = next.equals(w.next.path()) ? w.next.readUpTo() : 0;
+                if (headEnd + readSlack <= headTarget || (headEnd == 0 && headTarget >= PAGE)) {
+                    read += w.next.readAhead(next, headEnd, Math.min(headTarget, headEnd + READ_BYTES_PER_STEP));
+                }
+            }
+            bytesReadAhead.addAndGet(read);
+            return (int) ((read + PAGE - 1) / PAGE);
+        } catch (IOException e) {
+            useReadAhead = false;
+            w.closeReaders();
+            LOG.warn("reading the CommitLog ahead of the writer failed ({}); from now on pages are only touched, {} "
+                    + "bytes ahead", e.toString(), aheadBytes);
+            return 0;
+        }
+    }
+
+    /**
      * Faults [from, to) in writable; {@code from} is page aligned. Never changes a byte (see the class doc). The
      * {@code madvise} maps the pages in one call per step (a fraction of the cost of one fault per page, folio
      * by folio); the atomic add of zero that follows is still needed under a hypervisor that backs guest memory
@@ -249,8 +373,8 @@ public final class CommitLogPretoucher {
 
     @Override
     public String toString() {
-        return "CommitLogPretoucher[" + aheadBytes + " bytes ahead, " + watched.size() + " queues, "
-                + TimeUnit.NANOSECONDS.toMicros(idleParkNanos) + " us idle]";
+        return "CommitLogPretoucher[" + aheadBytes + " bytes ahead, read " + readAheadBytes + " bytes ahead, "
+                + watched.size() + " queues, " + TimeUnit.NANOSECONDS.toMicros(idleParkNanos) + " us idle]";
     }
 
     /** A watched queue and how far its newest file is touched: written by the pretouch thread, read by any. */
@@ -258,9 +382,25 @@ public final class CommitLogPretoucher {
         final MappedFileQueue queue;
         volatile MappedFile file;
         volatile int touchedEnd;
+        /** The newest file's reader, and the next file's (its head); used by the pretouch thread only. */
+        PageCacheReadAhead current = new PageCacheReadAhead();
+        PageCacheReadAhead next = new PageCacheReadAhead();
 
         Watched(MappedFileQueue queue) {
             this.queue = queue;
+        }
+
+        void closeReaders() {
+            try {
+                current.close();
+            } catch (IOException e) {
+                LOG.debug("closing a read-ahead channel: {}", e.toString());
+            }
+            try {
+                next.close();
+            } catch (IOException e) {
+                LOG.debug("closing a read-ahead channel: {}", e.toString());
+            }
         }
     }
 }

@@ -26,6 +26,12 @@ public interface LibC extends Library {
 
     int madvise(Pointer address, NativeLong length, int advice);
 
+    /**
+     * One byte per page of {@code [address, address + length)} ({@code address} page aligned): bit 0 set when the
+     * page is in the page cache, mapped by this process or not.
+     */
+    int mincore(Pointer address, NativeLong length, byte[] vector);
+
     /** {@code open} flag: read and write. */
     int O_RDWR = 2;
     /** {@code open} flag: read only (enough for a directory whose file system is to be synced). */

@@ -86,6 +86,35 @@ public final class NativeMemory {
         return call(Call.MADVISE, buffer, length, advice);
     }
 
+    /** The page size {@link #residentPages} counts in (this project's mappings assume 4 KiB pages). */
+    private static final int PAGE_SIZE = 4096;
+
+    /**
+     * How many pages of {@code [offset, offset + length)} of {@code buffer} are in the page cache ({@code mincore};
+     * {@code offset} page aligned); -1 when that cannot be asked. A diagnostic for tests and tools: no store
+     * decision depends on it.
+     */
+    public long residentPages(ByteBuffer buffer, long offset, long length) {
+        if (libc == null || buffer == null || !buffer.isDirect() || offset < 0 || length < 0
+                || offset + length > buffer.capacity() || offset % PAGE_SIZE != 0) {
+            return -1;
+        }
+        try {
+            byte[] vector = new byte[(int) ((length + PAGE_SIZE - 1) / PAGE_SIZE)];
+            Pointer address = Native.getDirectBufferPointer(buffer).share(offset);
+            if (libc.mincore(address, new NativeLong(length), vector) != 0) {
+                return -1;
+            }
+            long resident = 0;
+            for (byte b : vector) {
+                resident += b & 1;
+            }
+            return resident;
+        } catch (LinkageError | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** Native calls that failed so far. */
     public int failures() {
         return failures.get();

@@ -116,7 +116,7 @@ public final class DefaultMappedStorage implements MappedStorage {
         this.writesThroughBuffer = writes != CommitLogWrites.THROUGH_MAPPING;
         this.pretoucher = config.get(StoreConfigKeys.WARM_MAPPED_FILE_ENABLE) && !writesThroughBuffer
                 ? new CommitLogPretoucher(nativeMemory, config.get(StoreConfigKeys.PRETOUCH_AHEAD_BYTES),
-                        PRETOUCH_IDLE_PARK_NANOS)
+                        readAheadDistance(config), PRETOUCH_IDLE_PARK_NANOS)
                 : null;
         this.allocator = new AllocateMappedFileService(commitLogFiles, pool,
                 config.get(StoreConfigKeys.FAST_FAIL_IF_NO_BUFFER_IN_STORE_POOL),
@@ -127,6 +127,21 @@ public final class DefaultMappedStorage implements MappedStorage {
      * A mapped ConsumeQueue file also keeps its file open (it is written through the channel), so the budget is
      * capped at half the process's file-descriptor limit, leaving the rest to the CommitLog, sockets and plugins.
      */
+    /**
+     * The pretoucher's read-ahead distance: {@code pretouchReadAheadBytes}, raised to {@code pretouchAheadBytes}
+     * when that is longer (reading then adds nothing past the touched pages), 0 when it is off.
+     */
+    private static int readAheadDistance(StoreConfig config) {
+        int readAhead = config.get(StoreConfigKeys.PRETOUCH_READ_AHEAD_BYTES);
+        int touchAhead = config.get(StoreConfigKeys.PRETOUCH_AHEAD_BYTES);
+        if (readAhead != 0 && readAhead < touchAhead) {
+            LOG.info("pretouchReadAheadBytes {} is shorter than pretouchAheadBytes {}: reading ahead only as far as "
+                    + "pages are touched", readAhead, touchAhead);
+            return touchAhead;
+        }
+        return readAhead;
+    }
+
     private static int withinFileDescriptors(int configured) {
         long limit = -1;
         if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix) {

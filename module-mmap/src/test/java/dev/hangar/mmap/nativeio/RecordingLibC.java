@@ -51,6 +51,11 @@ public final class RecordingLibC implements LibC {
     }
 
     @Override
+    public int mincore(Pointer address, NativeLong length, byte[] vector) {
+        return returnCode;
+    }
+
+    @Override
     public int open(String path, int flags) {
         (flags == O_RDONLY ? openedReadOnly : opened).add(path);
         return 1000;

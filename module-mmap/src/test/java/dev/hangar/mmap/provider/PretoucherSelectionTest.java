@@ -1,5 +1,6 @@
 package dev.hangar.mmap.provider;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -59,6 +60,24 @@ class PretoucherSelectionTest {
         StoreConfig defaults = StoreConfig.builder().set(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG, FILE_SIZE).build();
         assertNotNull(new DefaultMappedStorage(defaults, false, NativeMemory.system()).pretoucher(),
                 "warmMapedFileEnable is on unless set to false");
+    }
+
+    private static int readAheadWith(Integer readAhead, int touchAhead) {
+        StoreConfig.Builder b = StoreConfig.builder().set(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG, FILE_SIZE)
+                .set(StoreConfigKeys.PRETOUCH_AHEAD_BYTES, touchAhead);
+        if (readAhead != null) {
+            b.set(StoreConfigKeys.PRETOUCH_READ_AHEAD_BYTES, readAhead);
+        }
+        return new DefaultMappedStorage(b.build(), false, NativeMemory.system()).pretoucher().readAheadBytes();
+    }
+
+    @Test
+    void theReadAheadDistanceIsPretouchReadAheadBytesOffByDefaultAndNeverShorterThanTheTouchDistance() {
+        assertEquals(0, readAheadWith(null, 4 << 20), "off by default");
+        assertEquals(32 << 20, readAheadWith(32 << 20, 4 << 20));
+        assertEquals(64 << 20, readAheadWith(64 << 20, 4 << 20));
+        assertEquals(0, readAheadWith(0, 4 << 20), "0 turns reading ahead off");
+        assertEquals(8 << 20, readAheadWith(1 << 20, 8 << 20), "raised to the touch distance");
     }
 
     @Test

@@ -92,6 +92,14 @@ public final class StoreConfigKeys {
             + "background write-back, or the thorough ConsumeQueue flush's syncfs when more than 64 queue files "
             + "wait) write-protects them, and the writer's later write-protect fault on each costs more than the "
             + "first touch it saved"));
+    public static final ConfigKey<Integer> PRETOUCH_READ_AHEAD_BYTES = add(intKey("pretouchReadAheadBytes",
+            0, 0, 1 << 30, "How far past the CommitLog write position the pretoucher keeps pages in the page "
+            + "cache by reading them (clean, so write-back cannot write-protect them), including the head of the "
+            + "next file once it exists; 0 (the default) turns this off. Without it, a writer that outruns "
+            + "pretouchAheadBytes, and its first store after every roll, faults on a page not in the cache, and the "
+            + "kernel's read-around zero-fills up to read_ahead_kb of new page cache inside that put. Off by "
+            + "default until a quiet machine shows its cost (the pretoucher reads every byte: more CPU on it, and "
+            + "higher put tails seen under load); 32 MiB was the value measured. 0 or at least pretouchAheadBytes"));
     public static final ConfigKey<Integer> FLUSH_LEAST_PAGES_WHEN_WARM_MAPPED_FILE = add(intKey(
             "flushLeastPagesWhenWarmMapedFile", 4096, 1, MAX, "Accepted for compatibility and ignored: the "
             + "pretoucher (warmMapedFileEnable) changes no byte, so there is nothing to force"));
