@@ -84,6 +84,14 @@ public final class CommitLogPretoucher {
      * touching the writer's next pages for long: it looks at the writer again between steps.
      */
     private static final int READ_BYTES_PER_STEP = 4 << 20;
+    /**
+     * With only the next file's head read ({@code nextFileHeadBytes}): how close to its file's end the writer must
+     * be before the head is read. Far enough that a head is in the cache before a writer at 1 GB/s gets there,
+     * close enough that the allocation service has created the file by then (it creates it one roll ahead).
+     */
+    private static final long HEAD_READ_WINDOW = 64L << 20;
+    /** Bytes of a next file's head read per step: a step stays short, so touching for the writer goes on. */
+    private static final int HEAD_BYTES_PER_STEP = 1 << 20;
     private static final long SHUTDOWN_JOIN_MILLIS = 10_000;
     private static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
@@ -95,6 +103,8 @@ public final class CommitLogPretoucher {
     private final int readAheadBytes;
     /** Bytes of the read distance that may be used up before reading again: half of it. */
     private final long readSlack;
+    /** With no read distance: bytes at the head of the next file read before the writer rolls into it; 0 = none. */
+    private final int nextFileHeadBytes;
     private final long idleParkNanos;
     private final CopyOnWriteArrayList<Watched> watched = new CopyOnWriteArrayList<>();
     /** Queues no longer watched whose read channels the pretouch thread still has to close. */
@@ -123,6 +133,20 @@ public final class CommitLogPretoucher {
      * @param idleParkNanos  how long the thread sleeps when every watched file is touched far enough ahead
      */
     public CommitLogPretoucher(NativeMemory nativeMemory, int aheadBytes, int readAheadBytes, long idleParkNanos) {
+        this(nativeMemory, aheadBytes, readAheadBytes, 0, idleParkNanos);
+    }
+
+    /**
+     * @param nativeMemory      the libc binding for {@code madvise}; when it fails the atomic touch is used
+     * @param aheadBytes        how far past the write position pages are kept faulted in (at least one page)
+     * @param readAheadBytes    how far past the write position pages are kept in the page cache by reading them
+     *                          (0: not at all; else at least {@code aheadBytes})
+     * @param nextFileHeadBytes when {@code readAheadBytes} is 0: how many bytes at the head of the next file are
+     *                          read into the page cache before the writer rolls into it (0: none)
+     * @param idleParkNanos     how long the thread sleeps when every watched file is touched far enough ahead
+     */
+    public CommitLogPretoucher(NativeMemory nativeMemory, int aheadBytes, int readAheadBytes, int nextFileHeadBytes,
+                               long idleParkNanos) {
         this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
         if (aheadBytes < PAGE) {
             throw new IllegalArgumentException("the pretouch distance must be at least one page (" + PAGE
@@ -135,10 +159,15 @@ public final class CommitLogPretoucher {
             throw new IllegalArgumentException("the read-ahead distance must be 0 (off) or at least the pretouch "
                     + "distance (" + aheadBytes + " bytes): " + readAheadBytes);
         }
+        if (nextFileHeadBytes < 0) {
+            throw new IllegalArgumentException("the next file's head to read must be 0 (none) or positive: "
+                    + nextFileHeadBytes);
+        }
         this.aheadBytes = aheadBytes;
         this.readAheadBytes = readAheadBytes;
         this.readSlack = readAheadBytes / 2;
-        this.useReadAhead = readAheadBytes > 0;
+        this.nextFileHeadBytes = readAheadBytes > 0 ? 0 : nextFileHeadBytes;
+        this.useReadAhead = readAheadBytes > 0 || nextFileHeadBytes > 0;
         this.refillSlack = (long) aheadBytes / 2 / PAGE * PAGE;
         this.idleParkNanos = idleParkNanos;
         this.useMadvise = nativeMemory.isAvailable();
@@ -171,8 +200,9 @@ public final class CommitLogPretoucher {
         thread.setDaemon(true);
         thread.start();
         LOG.info("CommitLog pretoucher started: {} bytes ahead of the write position, by {}; read into the page "
-                + "cache {} bytes ahead", aheadBytes,
-                useMadvise ? "madvise(MADV_POPULATE_WRITE)" : "atomic add of zero", readAheadBytes);
+                + "cache {} bytes ahead, and the next file's first {} bytes before a roll", aheadBytes,
+                useMadvise ? "madvise(MADV_POPULATE_WRITE)" : "atomic add of zero", readAheadBytes,
+                readAheadBytes > 0 ? "(read with the distance)" : nextFileHeadBytes);
     }
 
     public synchronized void shutdown() {
@@ -325,6 +355,9 @@ public final class CommitLogPretoucher {
                 w.next = w.current;
                 w.current = rolledInto;
             }
+            if (readAheadBytes == 0) {
+                return readNextFileHead(w, file, fileSize - wrote);
+            }
             long read = 0;
             long currentEnd = file.path().equals(w.current.path()) ? w.current.readUpTo() : 0;
             long currentTarget = Math.min(fileSize, target);
@@ -349,6 +382,28 @@ public final class CommitLogPretoucher {
                     + "bytes ahead", e.toString(), aheadBytes);
             return 0;
         }
+    }
+
+    /**
+     * Reads the first {@link #nextFileHeadBytes} of the file after {@code file} into the page cache once the writer
+     * is within {@link #HEAD_READ_WINDOW} of {@code file}'s end, a megabyte per step. The writer's first store into
+     * a new file is otherwise the one store per file that always finds its page outside the cache (the touch
+     * distance stops at the file's end), and the kernel's read-around then zero-fills up to {@code read_ahead_kb}
+     * inside that put: one 20-50 ms stall per roll on this project's VM (docs/PERFORMANCE.md). Reading all of the
+     * file ahead costs every byte a read; the head costs a few megabytes per file. Pages read.
+     */
+    private int readNextFileHead(Watched w, DefaultMappedFile file, long bytesToEnd) throws IOException {
+        if (bytesToEnd > HEAD_READ_WINDOW) {
+            return 0;
+        }
+        Path next = file.path().resolveSibling(MappedFileNames.of(file.fileFromOffset() + file.fileSize()));
+        long headEnd = next.equals(w.next.path()) ? w.next.readUpTo() : 0;
+        if (headEnd >= nextFileHeadBytes) {
+            return 0;
+        }
+        long read = w.next.readAhead(next, headEnd, Math.min(nextFileHeadBytes, headEnd + HEAD_BYTES_PER_STEP));
+        bytesReadAhead.addAndGet(read);
+        return (int) ((read + PAGE - 1) / PAGE);
     }
 
     /**

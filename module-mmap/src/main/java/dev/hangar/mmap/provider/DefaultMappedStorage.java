@@ -116,7 +116,8 @@ public final class DefaultMappedStorage implements MappedStorage {
         this.writesThroughBuffer = writes != CommitLogWrites.THROUGH_MAPPING;
         this.pretoucher = config.get(StoreConfigKeys.WARM_MAPPED_FILE_ENABLE) && !writesThroughBuffer
                 ? new CommitLogPretoucher(nativeMemory, config.get(StoreConfigKeys.PRETOUCH_AHEAD_BYTES),
-                        readAheadDistance(config), PRETOUCH_IDLE_PARK_NANOS)
+                        readAheadDistance(config), config.get(StoreConfigKeys.PRETOUCH_NEXT_FILE_HEAD_BYTES),
+                        PRETOUCH_IDLE_PARK_NANOS)
                 : null;
         this.allocator = new AllocateMappedFileService(commitLogFiles, pool,
                 config.get(StoreConfigKeys.FAST_FAIL_IF_NO_BUFFER_IN_STORE_POOL),

@@ -100,10 +100,16 @@ class PretouchReadAheadTest {
      * after the pretoucher has stepped, the pages one store into the successor's first page brings in.
      */
     private static long pagesBroughtInAtTheNextFilesHead(Path directory, int readAhead) throws IOException {
+        return pagesBroughtInAtTheNextFilesHead(directory, readAhead, 0);
+    }
+
+    private static long pagesBroughtInAtTheNextFilesHead(Path directory, int readAhead, int nextFileHead)
+            throws IOException {
         NativeMemory nativeMemory = NATIVE;
         int fileSize = 16 * MIB;
         DefaultMappedFileQueue queue = commitLog(directory, fileSize, nativeMemory);
-        CommitLogPretoucher pretoucher = new CommitLogPretoucher(nativeMemory, TOUCH_AHEAD, readAhead, 1_000_000);
+        CommitLogPretoucher pretoucher = new CommitLogPretoucher(nativeMemory, TOUCH_AHEAD, readAhead, nextFileHead,
+                1_000_000);
         DefaultMappedFile next = null;
         try {
             pretoucher.watch(queue);
@@ -134,6 +140,24 @@ class PretouchReadAheadTest {
                 + "a new file should read pages around it, but it brought in " + without + " pages");
         assertEquals(0, withReadAhead, "the first store into the next file brought " + withReadAhead
                 + " pages into the cache on the writer (without the read-ahead " + without + ")");
+    }
+
+    /**
+     * With no read distance (the default) only the next file's head is read, once the writer nears the end of its
+     * file: the first store after the roll, the one store per file the touch distance never covers, then zero-fills
+     * nothing on the writer. The negative control reads nothing ahead.
+     */
+    @Test
+    void withoutAReadDistanceTheNextFilesHeadIsStillReadBeforeTheRoll() throws IOException {
+        long headOnly = pagesBroughtInAtTheNextFilesHead(dir.resolve("head"), 0, 8 * MIB);
+        long without = pagesBroughtInAtTheNextFilesHead(dir.resolve("nothing-read"), 0, 0);
+
+        System.out.printf("pages the first store into the next file brought into the cache: its head read %d, "
+                + "nothing read %d%n", headOnly, without);
+        assertTrue(without >= READ_AROUND_AT_LEAST, "negative control: with nothing read ahead the first store into "
+                + "a new file should read pages around it, but it brought in " + without + " pages");
+        assertEquals(0, headOnly, "the first store into the next file brought " + headOnly
+                + " pages into the cache on the writer (with nothing read ahead " + without + ")");
     }
 
     @Test

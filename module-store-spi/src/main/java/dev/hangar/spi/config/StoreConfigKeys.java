@@ -100,6 +100,12 @@ public final class StoreConfigKeys {
             + "kernel's read-around zero-fills up to read_ahead_kb of new page cache inside that put. Off by "
             + "default until a quiet machine shows its cost (the pretoucher reads every byte: more CPU on it, and "
             + "higher put tails seen under load); 32 MiB was the value measured. 0 or at least pretouchAheadBytes"));
+    public static final ConfigKey<Integer> PRETOUCH_NEXT_FILE_HEAD_BYTES = add(intKey("pretouchNextFileHeadBytes",
+            8 << 20, 0, 1 << 30, "When pretouchReadAheadBytes is 0: how many bytes at the head of the next CommitLog "
+            + "file the pretoucher reads into the page cache (clean pages) once the writer is within 64 MiB of its "
+            + "file's end. The touch distance stops at a file's end, so without this the writer's first store after "
+            + "every roll faults on a page not in the cache, and the kernel's read-around zero-fills up to "
+            + "read_ahead_kb inside that put (20-50 ms on a VM). 0 turns it off"));
     public static final ConfigKey<Integer> FLUSH_LEAST_PAGES_WHEN_WARM_MAPPED_FILE = add(intKey(
             "flushLeastPagesWhenWarmMapedFile", 4096, 1, MAX, "Accepted for compatibility and ignored: the "
             + "pretoucher (warmMapedFileEnable) changes no byte, so there is nothing to force"));
