@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A CommitLog file written through the shared mapping (the {@code mmap} variant) whose force first takes the pages
  * it covers wholly out of this process's mapping: {@code madvise(MADV_DONTNEED)} over
- * {@code [from rounded down, to rounded down)} to whole pages, then the usual {@code msync} of {@code [from, to)}.
+ * {@code [from rounded down, to rounded down)} to whole pages (when that is at least {@link #MIN_PAGES} pages: large
+ * group commits, e.g. many puts in flight), then the usual {@code msync} of {@code [from, to)}.
  * Used under SYNC_FLUSH, where every put waits for a force ({@code syncFlushUnmapForcedPages}).
  *
  * <p>Why: write-back of a page that is mapped writable must write-protect its page-table entry and flush it from
@@ -33,6 +34,12 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class UnmapBeforeForceMappedFile extends DefaultMappedFile {
     /** The kernel's page size (-1 when unknown: then nothing is dropped); see {@link CopyOnWriteMappedFile#PAGE}. */
     private static final int PAGE = CopyOnWriteMappedFile.PAGE;
+    /**
+     * The fewest whole pages a force must cover to be unmapped first. Below it the drop gains nothing measurable (a
+     * 16 KiB force cost the same three ways in the probe) and its native call allocates (~57 B: the slice and JNA's
+     * pointer and length), which a force of one put would charge to that put (PutAllocationTest's 64 B bound).
+     */
+    static final int MIN_PAGES = 16;
 
     private final NativeMemory nativeMemory;
     /** Bytes taken out of the mapping before forces, for tests and diagnostics. */
@@ -57,7 +64,7 @@ public final class UnmapBeforeForceMappedFile extends DefaultMappedFile {
         int start = from - from % PAGE;
         int end = to - to % PAGE;
         MappedByteBuffer mapping = mappingForPretouch();
-        if (end <= start || mapping == null) {
+        if (end - start < MIN_PAGES * PAGE || mapping == null) {
             return;
         }
         if (nativeMemory.madvise(mapping.slice(start, end - start), end - start, LibC.MADV_DONTNEED)) {

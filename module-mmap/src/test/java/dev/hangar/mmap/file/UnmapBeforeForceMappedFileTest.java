@@ -79,7 +79,8 @@ class UnmapBeforeForceMappedFileTest {
         assertTrue(PAGE > 0, "the kernel page size was read");
         NativeMemory nativeMemory = NativeMemory.system();
         assertTrue(nativeMemory.isAvailable(), "madvise through JNA (a dependency of the build) must be available");
-        int records = 8 * PAGE / RECORD + 1;
+        int pages = UnmapBeforeForceMappedFile.MIN_PAGES + 4;
+        int records = pages * PAGE / RECORD + 1;
         int written = records * RECORD;
 
         Path plainDir = Files.createDirectories(dir.resolve("plain"));
@@ -87,7 +88,7 @@ class UnmapBeforeForceMappedFileTest {
         appendRecords(plain, records, 7);
         assertEquals(written, plain.flush(0));
         long plainMapped = mappedPages(plain.path());
-        assertTrue(plainMapped >= 8, "control: the plain force left the written pages mapped, so write-back had "
+        assertTrue(plainMapped >= pages, "control: the plain force left the written pages mapped, so write-back had "
                 + "to write-protect each of them; mapped " + plainMapped);
 
         Path unmapDir = Files.createDirectories(dir.resolve("unmap"));
@@ -96,7 +97,7 @@ class UnmapBeforeForceMappedFileTest {
         assertEquals(written, file.flush(0));
         long mapped = mappedPages(file.path());
         assertTrue(mapped <= 1, "only the page still being filled stays mapped; mapped " + mapped);
-        assertEquals(8L * PAGE, file.unmappedBytes(), "the eight whole pages below the forced position");
+        assertEquals((long) pages * PAGE, file.unmappedBytes(), "the whole pages below the forced position");
 
         assertTrue(plain.destroy(0));
         assertTrue(file.destroy(0));
@@ -105,13 +106,14 @@ class UnmapBeforeForceMappedFileTest {
     @Test
     void everyByteStaysReadableAndReachesTheFileAcrossForces() throws IOException {
         UnmapBeforeForceMappedFile file = new UnmapBeforeForceMappedFile(dir, 0, FILE_SIZE, NativeMemory.system());
-        byte[] first = appendRecords(file, 5 * PAGE / RECORD + 3, 11);
+        int least = UnmapBeforeForceMappedFile.MIN_PAGES;
+        byte[] first = appendRecords(file, (least + 2) * PAGE / RECORD + 3, 11);
         assertEquals(first.length, file.flush(0));
         assertArrayEquals(first, readBack(file, first.length), "read again through the mapping after the drop");
         long afterFirst = file.unmappedBytes();
 
         // The writer keeps filling the page that held the first force's end, then more pages.
-        byte[] second = appendRecords(file, 3 * PAGE / RECORD + 2, 99);
+        byte[] second = appendRecords(file, (least + 1) * PAGE / RECORD + 2, 99);
         int total = first.length + second.length;
         assertEquals(total, file.flush(0));
         assertTrue(file.unmappedBytes() > afterFirst, "the second force dropped the pages it completed");
@@ -123,11 +125,22 @@ class UnmapBeforeForceMappedFileTest {
         assertTrue(file.destroy(0));
     }
 
+    /** A force of a few pages (a small closed-loop group) keeps them mapped: no native call, nothing allocated. */
+    @Test
+    void aForceOfFewerThanTheLeastPagesLeavesThemMapped() throws IOException {
+        UnmapBeforeForceMappedFile file = new UnmapBeforeForceMappedFile(dir, 0, FILE_SIZE, NativeMemory.system());
+        byte[] bytes = appendRecords(file, (UnmapBeforeForceMappedFile.MIN_PAGES - 1) * PAGE / RECORD, 3);
+        assertEquals(bytes.length, file.flush(0));
+        assertEquals(0, file.unmappedBytes());
+        assertTrue(mappedPages(file.path()) >= UnmapBeforeForceMappedFile.MIN_PAGES - 1);
+        assertTrue(file.destroy(0));
+    }
+
     @Test
     void withoutNativeCallsTheForceProceedsAndNothingIsDropped() throws IOException {
         NativeMemory none = new NativeMemory(null, "test: no native library");
         UnmapBeforeForceMappedFile file = new UnmapBeforeForceMappedFile(dir, 0, FILE_SIZE, none);
-        byte[] bytes = appendRecords(file, 3 * PAGE / RECORD + 1, 5);
+        byte[] bytes = appendRecords(file, (UnmapBeforeForceMappedFile.MIN_PAGES + 1) * PAGE / RECORD + 1, 5);
         assertEquals(bytes.length, file.flush(0));
         assertEquals(0, file.unmappedBytes());
         assertArrayEquals(bytes, Arrays.copyOf(Files.readAllBytes(file.path()), bytes.length));
