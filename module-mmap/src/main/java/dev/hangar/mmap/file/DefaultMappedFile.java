@@ -272,7 +272,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
 
     /**
      * The whole mapping, or null while an {@link OnDemandMappedFile} is parked. For {@link CommitLogPretoucher},
-     * which touches pages ahead of the writer under a {@link #hold()}.
+     * which touches pages ahead of the writer under a {@link #hold()}, and {@link UnmapBeforeForceMappedFile}.
      */
     final MappedByteBuffer mappingForPretouch() {
         return mapped;

@@ -9,6 +9,7 @@ import dev.hangar.mmap.file.OnDemandMappedFile;
 import dev.hangar.mmap.file.CopyOnWriteMappedFile;
 import dev.hangar.mmap.file.PooledMappedFile;
 import dev.hangar.mmap.file.UnforcedFiles;
+import dev.hangar.mmap.file.UnmapBeforeForceMappedFile;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.mmap.pool.TransientStorePool;
 import dev.hangar.mmap.queue.DefaultMappedFileQueue;
@@ -108,7 +109,12 @@ public final class DefaultMappedStorage implements MappedStorage {
                     this.nativeMemory);
         } else {
             this.pool = null;
-            this.commitLogFiles = plainFiles;
+            // Under SYNC_FLUSH every put waits for a force: spare it write-protecting the written pages one by one.
+            boolean unmapForcedPages = "SYNC_FLUSH".equals(config.get(StoreConfigKeys.FLUSH_DISK_TYPE))
+                    && config.get(StoreConfigKeys.SYNC_FLUSH_UNMAP_FORCED_PAGES);
+            this.commitLogFiles = unmapForcedPages
+                    ? (dir, offset, size) -> new UnmapBeforeForceMappedFile(dir, offset, size, this.nativeMemory)
+                    : plainFiles;
         }
         // warmMapedFileEnable selects the pretoucher rather than warming whole files: see CommitLogPretoucher.
         // The transient-pool variant writes into pooled buffers, touched when the pool is built.

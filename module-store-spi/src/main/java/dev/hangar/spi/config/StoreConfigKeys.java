@@ -67,6 +67,11 @@ public final class StoreConfigKeys {
             100, "SYNC_FLUSH: when a force released more puts than are still waiting (64 in all at most), wait up to"
                     + " this % of that force's time for the released writers to put again, so the next force covers"
                     + " them (0: never). Unless set, 0 with mappedFile=mmap, where it measured slower"));
+    public static final ConfigKey<Boolean> SYNC_FLUSH_UNMAP_FORCED_PAGES = add(boolKey("syncFlushUnmapForcedPages", true,
+            "SYNC_FLUSH with mappedFile=mmap: before each CommitLog force, take the pages it covers wholly (written,"
+                    + " never written again) out of the process's mapping (madvise MADV_DONTNEED; the bytes stay in"
+                    + " the page cache), so write-back need not write-protect and TLB-flush them one by one; readers"
+                    + " map them again read-only on their next read"));
     public static final ConfigKey<Integer> FLUSH_INTERVAL_CONSUME_QUEUE = add(intKey("flushIntervalConsumeQueue", 1000,
             1, MAX, "ConsumeQueue/index flush period in ms"));
     public static final ConfigKey<Integer> FLUSH_CONSUME_QUEUE_LEAST_PAGES = add(intKey("flushConsumeQueueLeastPages", 2,
