@@ -4,6 +4,7 @@ import dev.hangar.mmap.nativeio.LibC;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.spi.mapped.MappedFile;
 import dev.hangar.spi.mapped.MappedFileQueue;
+import java.io.File;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -396,9 +397,20 @@ public final class CommitLogPretoucher {
         if (bytesToEnd > HEAD_READ_WINDOW) {
             return 0;
         }
-        Path next = file.path().resolveSibling(MappedFileNames.of(file.fileFromOffset() + file.fileSize()));
+        if (w.headOf != file) {
+            // once per file: a step allocates nothing, as the step runs every millisecond in the window
+            w.headOf = file;
+            w.headPath = file.path().resolveSibling(MappedFileNames.of(file.fileFromOffset() + file.fileSize()));
+            w.headFile = w.headPath.toFile();
+        }
+        Path next = w.headPath;
         long headEnd = next.equals(w.next.path()) ? w.next.readUpTo() : 0;
         if (headEnd >= nextFileHeadBytes) {
+            return 0;
+        }
+        if (headEnd == 0 && !w.headFile.exists()) {
+            // not created yet: File.exists asks without an exception, where opening a missing file throws one (and
+            // allocates its stack trace) every step until the allocation service has created it
             return 0;
         }
         long read = w.next.readAhead(next, headEnd, Math.min(nextFileHeadBytes, headEnd + HEAD_BYTES_PER_STEP));
@@ -440,6 +452,10 @@ public final class CommitLogPretoucher {
         /** The newest file's reader, and the next file's (its head); used by the pretouch thread only. */
         PageCacheReadAhead current = new PageCacheReadAhead();
         PageCacheReadAhead next = new PageCacheReadAhead();
+        /** The file whose successor's head is read, that successor's path, and its File (pretouch thread only). */
+        MappedFile headOf;
+        Path headPath;
+        File headFile;
 
         Watched(MappedFileQueue queue) {
             this.queue = queue;

@@ -160,6 +160,43 @@ class PretouchReadAheadTest {
                 + " pages into the cache on the writer (with nothing read ahead " + without + ")");
     }
 
+    /**
+     * The pretoucher steps every millisecond while the writer nears its file's end, and the next file may not exist
+     * yet (the allocation service creates it one roll ahead, or not at all without one). Such steps must allocate
+     * nothing: opening the missing file threw an exception every step, which with its stack trace cost about
+     * 4.4 KB per step here, 14-18 B per put in the full run's sync-1k-64t row (docs/BENCHMARKS.md, "all store
+     * threads").
+     */
+    @Test
+    void stepsWaitingForANextFileNotCreatedYetAllocateNothing() throws IOException {
+        int fileSize = 16 * MIB;
+        DefaultMappedFileQueue queue = commitLog(dir, fileSize, NATIVE);
+        CommitLogPretoucher pretoucher = new CommitLogPretoucher(NATIVE, TOUCH_AHEAD, 0, 8 * MIB, 1_000_000);
+        try {
+            pretoucher.watch(queue);
+            MappedFile newest = queue.getLastMappedFile(0, true);
+            newest.wrotePosition(fileSize - 2 * MIB);
+            stepUntilIdle(pretoucher);
+            assertTrue(Files.notExists(dir.resolve(MappedFileNames.of(fileSize))), "no next file in this test");
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            int steps = 2_000;
+            for (int i = 0; i < steps; i++) {
+                pretoucher.touchStep(); // warm-up: compiled code allocates what the interpreter may not elide
+            }
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < steps; i++) {
+                assertEquals(0, pretoucher.touchStep(), "nothing to touch or read");
+            }
+            long perStep = (threads.getCurrentThreadAllocatedBytes() - before) / steps;
+            System.out.printf("bytes allocated per pretouch step while the next file does not exist: %d%n", perStep);
+            assertTrue(perStep <= 64, perStep + " B allocated per step waiting for the next file");
+        } finally {
+            pretoucher.unwatch(queue);
+            queue.destroy();
+        }
+    }
+
     @Test
     void aReadDistanceShorterThanTheTouchDistanceIsRefusedWithTheReason() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
