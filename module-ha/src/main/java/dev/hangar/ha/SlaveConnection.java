@@ -266,8 +266,9 @@ final class SlaveConnection {
      * Reads and checks what the slave sent; returns why the connection must close, or null. Reads again while a read
      * filled the buffer: read lazily, reports pile up in the socket (a slave reports after every read it applies),
      * and one buffer per pass let the acknowledged offset fall ever further behind once more than a buffer's worth
-     * arrived between two passes (128 reports of a 1 KiB buffer every 10 ms: 13k reports/s). Bounded, so a peer that floods reports cannot pin this
-     * thread away from shipping; a read that left room drained the socket, so no empty read follows it.
+     * arrived between two passes (128 reports of a 1 KiB buffer every 10 ms: 13k reports/s). Bounded, so a peer
+     * that floods reports cannot pin this thread away from shipping; a read that left room drained the socket, so
+     * no empty read follows it.
      */
     private String readReports(SocketChannel c) throws IOException {
         for (int reads = 0; reads < MAX_REPORT_READS_PER_PASS; reads++) {

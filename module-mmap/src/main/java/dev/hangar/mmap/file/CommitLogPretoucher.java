@@ -4,7 +4,6 @@ import dev.hangar.mmap.nativeio.LibC;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.spi.mapped.MappedFile;
 import dev.hangar.spi.mapped.MappedFileQueue;
-import java.io.File;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -368,7 +367,7 @@ public final class CommitLogPretoucher {
             }
             long headTarget = target - fileSize;
             if (headTarget > 0 && read == 0) {
-                Path next = file.path().resolveSibling(MappedFileNames.of(file.fileFromOffset() + fileSize));
+                Path next = w.nextPathOf(file);
                 long headEnd = next.equals(w.next.path()) ? w.next.readUpTo() : 0;
                 if (headEnd + readSlack <= headTarget || (headEnd == 0 && headTarget >= PAGE)) {
                     read += w.next.readAhead(next, headEnd, Math.min(headTarget, headEnd + READ_BYTES_PER_STEP));
@@ -397,20 +396,9 @@ public final class CommitLogPretoucher {
         if (bytesToEnd > HEAD_READ_WINDOW) {
             return 0;
         }
-        if (w.headOf != file) {
-            // once per file: a step allocates nothing, as the step runs every millisecond in the window
-            w.headOf = file;
-            w.headPath = file.path().resolveSibling(MappedFileNames.of(file.fileFromOffset() + file.fileSize()));
-            w.headFile = w.headPath.toFile();
-        }
-        Path next = w.headPath;
+        Path next = w.nextPathOf(file);
         long headEnd = next.equals(w.next.path()) ? w.next.readUpTo() : 0;
         if (headEnd >= nextFileHeadBytes) {
-            return 0;
-        }
-        if (headEnd == 0 && !w.headFile.exists()) {
-            // not created yet: File.exists asks without an exception, where opening a missing file throws one (and
-            // allocates its stack trace) every step until the allocation service has created it
             return 0;
         }
         long read = w.next.readAhead(next, headEnd, Math.min(nextFileHeadBytes, headEnd + HEAD_BYTES_PER_STEP));
@@ -452,13 +440,24 @@ public final class CommitLogPretoucher {
         /** The newest file's reader, and the next file's (its head); used by the pretouch thread only. */
         PageCacheReadAhead current = new PageCacheReadAhead();
         PageCacheReadAhead next = new PageCacheReadAhead();
-        /** The file whose successor's head is read, that successor's path, and its File (pretouch thread only). */
-        MappedFile headOf;
-        Path headPath;
-        File headFile;
+        /** The newest file last asked about, and the path of the file after it (pretouch thread only). */
+        private MappedFile nextOf;
+        private Path nextPath;
 
         Watched(MappedFileQueue queue) {
             this.queue = queue;
+        }
+
+        /**
+         * The path of the file after {@code file}, made once per file: the read steps ask for it every millisecond
+         * while the writer nears the end, and a step should allocate nothing.
+         */
+        Path nextPathOf(DefaultMappedFile file) {
+            if (nextOf != file) {
+                nextOf = file;
+                nextPath = file.path().resolveSibling(MappedFileNames.of(file.fileFromOffset() + file.fileSize()));
+            }
+            return nextPath;
         }
 
         void closeReaders() {

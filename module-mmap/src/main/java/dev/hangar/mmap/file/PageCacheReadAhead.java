@@ -1,5 +1,6 @@
 package dev.hangar.mmap.file;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -33,6 +34,8 @@ final class PageCacheReadAhead implements AutoCloseable {
     /** Where the bytes read go, and are forgotten; made at the first read, so a reader never used costs nothing. */
     private ByteBuffer sink;
     private Path path;
+    /** {@link #path} as a File, made once per file: asking whether it exists yet allocates nothing. */
+    private File file;
     private FileChannel channel;
     private long readUpTo;
 
@@ -55,6 +58,7 @@ final class PageCacheReadAhead implements AutoCloseable {
         if (!path.equals(this.path)) {
             close();
             this.path = path;
+            this.file = path.toFile();
             this.readUpTo = 0;
         }
         long position = Math.max(readUpTo, from);
@@ -62,6 +66,11 @@ final class PageCacheReadAhead implements AutoCloseable {
             return 0;
         }
         if (channel == null) {
+            if (!file.exists()) {
+                // not created yet, and asked every step until it is: File.exists answers without an exception,
+                // where opening a missing file throws one (about 4.4 KB with its stack trace) each time
+                return 0;
+            }
             try {
                 channel = FileChannel.open(path, StandardOpenOption.READ);
             } catch (NoSuchFileException notYetCreated) {
@@ -89,6 +98,7 @@ final class PageCacheReadAhead implements AutoCloseable {
         FileChannel open = channel;
         channel = null;
         path = null;
+        file = null;
         readUpTo = 0;
         if (open != null) {
             open.close();
