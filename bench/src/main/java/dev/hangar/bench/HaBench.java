@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -104,6 +103,7 @@ public final class HaBench {
         List<String> modes = List.of("sync", "async");
         int rounds = 1;
         double pacedRate = 0;
+        double pacedSeconds = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--messages" -> messages = Integer.parseInt(args[++i]);
@@ -114,10 +114,11 @@ public final class HaBench {
                 case "--modes" -> modes = List.of(args[++i].split(","));
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--paced-rate" -> pacedRate = Double.parseDouble(args[++i]);
+                case "--paced-seconds" -> pacedSeconds = Double.parseDouble(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + " (allowed: --messages N, --dir DIR, --out FILE, --docs FILE, "
                         + "--engines hangar,hangar-pool,rocketmq, --modes sync,async,inflight,asyncinflight, "
-                        + "--rounds N, --paced-rate N with --modes paced)");
+                        + "--rounds N, --paced-rate N with --modes paced, --paced-seconds S)");
             }
         }
         if (modes.contains("paced") && !(pacedRate > 0)) {
@@ -169,7 +170,8 @@ public final class HaBench {
                     // not in the default run: the paced ASYNC_MASTER load at a rate given on the command line, so runs
                     // on a loaded machine (whose full rate, and so "half rate", varies run to run) compare like for like
                     results.add(run(f, dir, engine, HaTargets.Run.ASYNC_FIXED_RATE, "ASYNC_MASTER",
-                            String.format("4 threads at a fixed rate (%,.0f/s)", pacedRate) + inRound, messages, 4, 1,
+                            String.format("4 threads at a fixed rate (%,.0f/s)", pacedRate) + inRound,
+                            pacedMessages(messages, pacedRate, pacedSeconds), 4, 1,
                             pacedRate));
                 }
                 if (!modes.contains("async")) {
@@ -181,7 +183,8 @@ public final class HaBench {
                 results.add(full);
                 double half = messages / full.seconds() / 2;
                 results.add(run(f, dir, engine, HaTargets.Run.ASYNC_HALF, "ASYNC_MASTER",
-                        String.format("4 threads at half rate (%,.0f/s)", half) + inRound, messages / 2, 4, 1, half));
+                        String.format("4 threads at half rate (%,.0f/s)", half) + inRound,
+                        pacedMessages(messages / 2, half, pacedSeconds), 4, 1, half));
                 Result replicated = results.stream().filter(r -> r.engine().equals(engine)
                         && r.run() == HaTargets.Run.SYNC_IN_FLIGHT).reduce((earlier, later) -> later).orElse(null);
                 if (replicated != null && engine.equals(HaTargets.HANGAR)) {
@@ -191,7 +194,7 @@ public final class HaBench {
                     results.add(run(f, dir, engine, HaTargets.Run.ASYNC_HALF_OF_REPLICATED, "ASYNC_MASTER",
                             String.format("4 threads at half the replicated rate (%,.0f/s)", halfReplicated)
                                     + inRound,
-                            messages / 2, 4, 1, halfReplicated));
+                            pacedMessages(messages / 2, halfReplicated, pacedSeconds), 4, 1, halfReplicated));
                 }
                 if (floor == null) {
                     floor = WakeupFloor.measure(Math.max(1_000, messages / 8), half);
@@ -202,7 +205,9 @@ public final class HaBench {
         StringBuilder table = new StringBuilder();
         table.append("Machine: ").append(machine()).append(". Load average (1 min) ").append(loadBefore)
                 .append(" at the start, ").append(loadAverage()).append(" at the end: other processes (builds) "
-                        + "share the CPUs. " + rounds + " round(s) per row, the engine order shuffled in each; the "
+                        + "share the CPUs. " + rounds + " round(s) per row, the engine order shuffled in each; "
+                        + (pacedSeconds > 0 ? String.format("every paced row lasts at least %.0f s (rate x %.0f s "
+                                + "messages, for both engines); ", pacedSeconds, pacedSeconds) : "") + "the "
                         + "targets are judged from the medians over the rounds. On a loaded machine this is noisy: read "
                         + "ratios, not absolutes.\n\n")
                 .append("| mode | engine | messages | msgs/s | put p50 µs | put p99 µs | repl. lag p50 µs | "
@@ -232,6 +237,17 @@ public final class HaBench {
         }
         System.out.println(md);
         System.exit(0); // RocketMQ leaves non-daemon threads behind
+    }
+
+    /**
+     * Messages of a paced row: {@code base}, or as many as {@code rate} issues in {@code seconds} when that is more.
+     * A half-rate row of a fixed count lasts 0.4-0.8 s at this machine's quiet rates, so its lag p99 (the 1 % worst
+     * samples: 4-8 ms of the run) is set by whichever single hiccup falls in it; the issue asks for the p99 at half
+     * rate, not over a fraction of a second. {@code --paced-seconds} applies the same duration to every engine.
+     */
+    static int pacedMessages(int base, double rate, double seconds) {
+        long timed = seconds > 0 ? (long) Math.ceil(rate * seconds) : 0;
+        return (int) Math.min(Integer.MAX_VALUE - 1, Math.max(base, timed));
     }
 
     private static Result run(PairFactory factory, Path base, String engine, HaTargets.Run kind, String role,
@@ -279,6 +295,14 @@ public final class HaBench {
             System.err.println("  " + cpuLine);
             if (probe != null) {
                 System.err.println("  " + probe.attribution(gc.pauses(), begin));
+                System.err.println("  " + probe.timeline(begin));
+                System.err.println("  " + probe.bracket());
+                String dump = System.getProperty("bench.haLagDump");
+                if (dump != null) {
+                    Path file = Path.of(dump + "-" + engine + "-" + kind + "-" + begin + ".txt");
+                    probe.dump(file, begin);
+                    System.err.println("  lag samples written to " + file);
+                }
             }
             return r;
         } finally {
@@ -336,114 +360,6 @@ public final class HaBench {
             });
         }
         slots.acquireUninterruptibly(inFlight);
-    }
-
-    /**
-     * Times from a put's answer until the slave's end reaches the put's end, polled every {@link #POLL_NANOS} (the
-     * same for both engines: each pair's {@code slaveMaxOffset} is its slave's CommitLog write position). At 50 µs
-     * (about 100 µs with the kernel's timer slack) the poller itself used 5-20 µs of CPU per message on this 2-core
-     * machine, competing with the threads it measures; 200 µs adds at most that to a sample, 2% of the 10 ms target.
-     */
-    static final class LagProbe {
-        static final long POLL_NANOS = 200_000;
-        static final long TARGET_NANOS = 10_000_000;
-        private final ConcurrentSkipListMap<Long, Long> waiting = new ConcurrentSkipListMap<>();
-        private final LatencyHistogram lag = new LatencyHistogram();
-        /** Each sample as (answered at, lag), for {@link #attribution}; written by the poller only. */
-        private long[] answered = new long[4096];
-        private long[] lags = new long[4096];
-        private int samples;
-        private final Thread poller;
-        private volatile boolean done;
-
-        LagProbe(HaPair pair) {
-            poller = new Thread(() -> {
-                while (!done || !waiting.isEmpty()) {
-                    long slaveEnd = pair.slaveMaxOffset();
-                    long now = System.nanoTime();
-                    Map.Entry<Long, Long> e;
-                    while ((e = waiting.firstEntry()) != null && e.getKey() <= slaveEnd) {
-                        waiting.remove(e.getKey());
-                        long l = Math.max(0, now - e.getValue());
-                        lag.record(l);
-                        keep(e.getValue(), l);
-                    }
-                    LockSupport.parkNanos(POLL_NANOS);
-                }
-            }, "ha-bench-lag");
-            poller.setDaemon(true);
-            poller.start();
-        }
-
-        private void keep(long answeredNanos, long lagNanos) {
-            if (samples == lags.length) {
-                answered = java.util.Arrays.copyOf(answered, samples * 2);
-                lags = java.util.Arrays.copyOf(lags, samples * 2);
-            }
-            answered[samples] = answeredNanos;
-            lags[samples++] = lagNanos;
-        }
-
-        /**
-         * Which samples a collection held up: those whose interval (answered .. seen on the slave) overlaps one of
-         * {@code pauses}; the p99 of the others; and the worst of the others (when in the run, how late), so what is
-         * left once the collector is taken out can be looked at. Call after {@link #finish}.
-         */
-        String attribution(List<GcPauses.Pause> pauses, long runBeginNanos) {
-            LatencyHistogram clear = new LatencyHistogram();
-            int overTarget = 0;
-            int overTargetInGc = 0;
-            int inGc = 0;
-            long[] worst = new long[5];
-            long[] worstAt = new long[5];
-            for (int i = 0; i < samples; i++) {
-                boolean held = GcPauses.overlaps(pauses, answered[i], answered[i] + lags[i]);
-                if (held) {
-                    inGc++;
-                } else {
-                    clear.record(lags[i]);
-                    for (int w = 0; w < worst.length; w++) {
-                        if (lags[i] > worst[w]) {
-                            System.arraycopy(worst, w, worst, w + 1, worst.length - w - 1);
-                            System.arraycopy(worstAt, w, worstAt, w + 1, worstAt.length - w - 1);
-                            worst[w] = lags[i];
-                            worstAt[w] = answered[i] - runBeginNanos;
-                            break;
-                        }
-                    }
-                }
-                if (lags[i] > TARGET_NANOS) {
-                    overTarget++;
-                    if (held) {
-                        overTargetInGc++;
-                    }
-                }
-            }
-            StringBuilder b = new StringBuilder(String.format("lag samples %d, %d span a collection; over 10 ms: %d"
-                    + " (%d span a collection); without the spanning ones p50 %s µs, p99 %s µs; collections:",
-                    samples, inGc, overTarget, overTargetInGc, micros(clear, 0.5), micros(clear, 0.99)));
-            for (GcPauses.Pause p : pauses) {
-                if (p.endNanos() >= runBeginNanos) {
-                    b.append(String.format(" [%s at %.3f s, %d ms]", p.collector(),
-                            (p.startNanos() - runBeginNanos) / 1e9, p.millis()));
-                }
-            }
-            b.append("; worst others (at s: µs):");
-            for (int w = 0; w < worst.length && worst[w] > 0; w++) {
-                b.append(String.format(" %.3f: %,d", worstAt[w] / 1e9, worst[w] / 1000));
-            }
-            return b.toString();
-        }
-
-        void expect(long endOffset, long answeredNanos) {
-            waiting.put(endOffset, answeredNanos);
-        }
-
-        LatencyHistogram finish() throws InterruptedException {
-            done = true;
-            poller.join(60_000);
-            return lag;
-        }
     }
 
     /** The 1-minute load average, or "unknown" off Linux. */

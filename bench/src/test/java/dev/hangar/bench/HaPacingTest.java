@@ -57,4 +57,11 @@ class HaPacingTest {
         assertEquals(0, HaBench.parkBeforePut(1_000, 1_000, 0));
         assertEquals(2_000_000, HaBench.parkBeforePut(3_000_000, 1_000_000, HaBench.PACING_SLACK_NANOS));
     }
+
+    @Test
+    void aPacedRowLastsAtLeastTheGivenSecondsAtItsRate() {
+        assertEquals(100_000, HaBench.pacedMessages(100_000, 120_000, 0), "no duration: the count as given");
+        assertEquals(600_000, HaBench.pacedMessages(100_000, 120_000, 5), "120k/s for 5 s");
+        assertEquals(100_000, HaBench.pacedMessages(100_000, 10_000, 5), "never fewer than the count given");
+    }
 }
