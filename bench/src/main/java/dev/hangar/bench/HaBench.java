@@ -27,7 +27,11 @@ import java.util.function.BooleanSupplier;
  *        [--engines hangar,rocketmq] [--modes sync,async] (inflight: only the in-flight SYNC_MASTER run;
  *        asyncinflight: the same in-flight load on an ASYNC_MASTER, which no put waits for the slave;
  *        paced: only an ASYNC_MASTER run of 4 threads at --paced-rate N msgs/s, for A/B comparisons)
+ *        [--paced-seconds S] (every paced row lasts at least S seconds at its rate, 5 by default; 0: half of
+ *        --messages, as before)
  * </pre>
+ * {@code -Dbench.haLagDump=PREFIX} writes each paced row's lag samples to PREFIX-engine-row-start.txt (answer time on
+ * the {@code System.nanoTime} clock, lag), to line them up with {@code perf record -k CLOCK_MONOTONIC}.
  * ({@code --engines} also takes {@value #POOLED_MASTER}: a Hangar master on {@code mappedFile=transient-pool}, a
  * labelled variant that the default run leaves out.)
  *
@@ -103,7 +107,7 @@ public final class HaBench {
         List<String> modes = List.of("sync", "async");
         int rounds = 1;
         double pacedRate = 0;
-        double pacedSeconds = 0;
+        double pacedSeconds = DEFAULT_PACED_SECONDS;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--messages" -> messages = Integer.parseInt(args[++i]);
@@ -238,6 +242,12 @@ public final class HaBench {
         System.out.println(md);
         System.exit(0); // RocketMQ leaves non-daemon threads behind
     }
+
+    /**
+     * Every paced row lasts at least this long by default (both engines); {@code --paced-seconds 0} restores rows of a
+     * fixed count (half of {@code --messages}), which lasted 0.4-0.8 s at the quiet machine's half rates.
+     */
+    static final double DEFAULT_PACED_SECONDS = 5;
 
     /**
      * Messages of a paced row: {@code base}, or as many as {@code rate} issues in {@code seconds} when that is more.
