@@ -80,9 +80,6 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
         this.path = directory.resolve(fileName);
         this.space = space;
-        if (space != FileSpace.READ_ONLY) {
-            Files.createDirectories(directory);
-        }
         FileSpace.Opened file = space.open(path, fileSize, nativeMemory);
         FileChannel opened = file.channel();
         if (mapNow) {

@@ -53,15 +53,16 @@ public enum FileSpace {
     }
 
     /**
-     * Opens {@code path} for reading and writing, creating it with {@code length} bytes when missing, its blocks
-     * taken as this space says ({@link #READ_ONLY}: opens an existing file for reading, NoSuchFileException when
-     * missing). A file that exists keeps its length and blocks. A reserved file whose blocks cannot
-     * be had (disk full) is deleted again and the error thrown: no half-reserved file is left behind.
+     * Opens {@code path} for reading and writing, creating it (and its directory) with {@code length} bytes when
+     * missing, its blocks taken as this space says; {@link #READ_ONLY} opens an existing file for reading and creates
+     * nothing (NoSuchFileException when missing). A file that exists keeps its length and blocks. A reserved file
+     * whose blocks cannot be had (disk full) is deleted again and the error thrown: no half-reserved file is left.
      */
     Opened open(Path path, int length, NativeMemory nativeMemory) throws IOException {
         if (this == READ_ONLY) {
             return new Opened(FileChannel.open(path, StandardOpenOption.READ), false);
         }
+        Files.createDirectories(path.getParent());
         if (this == SPARSE) {
             // one open for create, length and channel: thousands of ConsumeQueue files are created this way
             return openSparse(path, length);
