@@ -2,7 +2,6 @@ package dev.hangar.store;
 
 import dev.hangar.spi.flush.LatencyHistogram;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,11 +17,12 @@ import java.util.Map;
 public record StatsSnapshot(String storePath, Map<String, String> providers, List<String> runningFlags,
                             boolean writable, String notWritableReason, Puts puts, boolean started,
                             CommitLog commitLog, Dispatch dispatch, Flush flush, List<QueueRange> queues, Disk disk,
-                            Retention retention, Replication replication, Recovery lastRecovery) {
+                            Retention retention, Replication replication, Recovery lastRecovery)
+        implements StatsJson.Part {
 
     /** Durations in microseconds: percentiles for people, power-of-two buckets for Prometheus. */
     public record Latency(long count, long p50, long p99, long p999, long max, long sumMicros,
-                          List<Long> cumulativeBelowPowerOfTwo) {
+                          List<Long> cumulativeBelowPowerOfTwo) implements StatsJson.Part {
         /** Reads a live histogram; the buckets are kept non-decreasing though values are recorded meanwhile. */
         public static Latency of(LatencyHistogram h) {
             List<Long> buckets = new ArrayList<>();
@@ -40,29 +40,18 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
             return cumulativeBelowPowerOfTwo.get(Math.min(powerOfTwo, cumulativeBelowPowerOfTwo.size() - 1));
         }
 
-        Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("count", count);
-            m.put("p50", p50);
-            m.put("p99", p99);
-            m.put("p999", p999);
-            m.put("max", max);
-            return m;
+        @Override
+        public Map<String, Object> toMap() {
+            return StatsJson.components(this, "sumMicros", "cumulativeBelowPowerOfTwo");
         }
     }
 
     /** @param failures refused or failed puts by {@code PutMessageStatus} name (only those that happened) */
     public record Puts(long messages, long bytes, Map<String, Long> failures, Latency latencyMicros, long getFound,
-                       long getMiss, long dispatched) {
-        Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("messages", messages);
-            m.put("bytes", bytes);
-            m.put("failures", failures);
-            m.put("latencyMicros", latencyMicros.toMap());
-            m.put("getFound", getFound);
-            m.put("getMiss", getMiss);
-            return m;
+                       long getMiss, long dispatched) implements StatsJson.Part {
+        @Override
+        public Map<String, Object> toMap() {
+            return StatsJson.components(this, "dispatched");
         }
     }
 
@@ -72,45 +61,30 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
      *                      write buffer's committer has not yet made the appends readable
      */
     public record CommitLog(long minOffset, long maxOffset, long writtenOffset, long flushedOffset,
-                            long committedOffset, int files, long fileSize, long mappedBytes) {
+                            long committedOffset, int files, long fileSize, long mappedBytes)
+            implements StatsJson.Part {
         /** Appended but not yet readable: what the write buffer's committer still has to commit. */
         public long commitLagBytes() {
             return Math.max(0, writtenOffset - maxOffset);
         }
 
-        Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("minOffset", minOffset);
-            m.put("maxOffset", maxOffset);
-            m.put("writtenOffset", writtenOffset);
-            m.put("commitLagBytes", commitLagBytes());
-            m.put("flushedOffset", flushedOffset);
-            m.put("committedOffset", committedOffset);
-            m.put("files", files);
-            m.put("fileSize", fileSize);
-            m.put("mappedBytes", mappedBytes);
-            return m;
+        @Override
+        public Map<String, Object> toMap() {
+            return StatsJson.insertAfter(StatsJson.components(this), "writtenOffset", "commitLagBytes",
+                    commitLagBytes());
         }
     }
 
     /** A third-party dispatcher on its own thread. @param state running, disabled or not started */
     public record Plugin(String state, long offset, long lagBytes, long skippedBytes, long failures,
-                         String disabledReason) {
+                         String disabledReason) implements StatsJson.Part {
         public boolean disabled() {
             return "disabled".equals(state);
         }
 
-        Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("state", state);
-            m.put("offset", offset);
-            m.put("lagBytes", lagBytes);
-            m.put("skippedBytes", skippedBytes);
-            m.put("failures", failures);
-            if (disabledReason != null) {
-                m.put("disabledReason", disabledReason);
-            }
-            return m;
+        @Override
+        public Map<String, Object> toMap() {
+            return StatsJson.withoutNulls(StatsJson.components(this), "disabledReason");
         }
     }
 
@@ -122,20 +96,10 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
      */
     public record Dispatch(long dispatchedOffset, long behindBytes, long dispatched, long backPressureWaits,
                            long backPressureWaitsOutlasted, List<String> dispatchers, Map<String, Long> failures,
-                           Map<String, Plugin> plugins) {
-        Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("dispatchedOffset", dispatchedOffset);
-            m.put("behindBytes", behindBytes);
-            m.put("dispatched", dispatched);
-            m.put("backPressureWaits", backPressureWaits);
-            m.put("backPressureWaitsOutlasted", backPressureWaitsOutlasted);
-            m.put("dispatchers", dispatchers);
-            m.put("failures", failures);
-            Map<String, Object> p = new LinkedHashMap<>();
-            plugins.forEach((name, plugin) -> p.put(name, plugin.toMap()));
-            m.put("plugins", p);
-            return m;
+                           Map<String, Plugin> plugins) implements StatsJson.Part {
+        @Override
+        public Map<String, Object> toMap() {
+            return StatsJson.components(this);
         }
     }
 
@@ -148,33 +112,17 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
     public record Flush(long flushes, long flushedBytes, long bytesPerFlush, long failures, long commits,
                         long groupCommits, double requestsPerGroupCommit, long groupCommitPuts,
                         long groupCommitPutsWaitedMoreThanOneForce, long gathers, long gathersBoundRanOut,
-                        Latency fsyncLatencyMicros) {
-        Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("flushes", flushes);
-            m.put("flushedBytes", flushedBytes);
-            m.put("bytesPerFlush", bytesPerFlush);
-            m.put("failures", failures);
-            m.put("commits", commits);
-            m.put("groupCommits", groupCommits);
-            m.put("requestsPerGroupCommit", requestsPerGroupCommit);
-            m.put("groupCommitPuts", groupCommitPuts);
-            m.put("groupCommitPutsWaitedMoreThanOneForce", groupCommitPutsWaitedMoreThanOneForce);
-            m.put("gathers", gathers);
-            m.put("gathersBoundRanOut", gathersBoundRanOut);
-            m.put("fsyncLatencyMicros", fsyncLatencyMicros.toMap());
-            return m;
+                        Latency fsyncLatencyMicros) implements StatsJson.Part {
+        @Override
+        public Map<String, Object> toMap() {
+            return StatsJson.components(this);
         }
     }
 
-    public record QueueRange(String topic, int queueId, long minOffset, long maxOffset) {
-        Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("topic", topic);
-            m.put("queueId", queueId);
-            m.put("minOffset", minOffset);
-            m.put("maxOffset", maxOffset);
-            return m;
+    public record QueueRange(String topic, int queueId, long minOffset, long maxOffset) implements StatsJson.Part {
+        @Override
+        public Map<String, Object> toMap() {
+            return StatsJson.components(this);
         }
     }
 
@@ -185,39 +133,21 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
      */
     public record Disk(long totalBytes, long freeBytes, long usableBytes, double usedRatio, int maxUsedPercent,
                        int cleanForciblyPercent, int warningPercent, Boolean full, Boolean cleanImmediately,
-                       Boolean spaceToDelete) {
-        Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("totalBytes", totalBytes);
-            m.put("freeBytes", freeBytes);
-            m.put("usableBytes", usableBytes);
+                       Boolean spaceToDelete) implements StatsJson.Part {
+        @Override
+        public Map<String, Object> toMap() {
+            Map<String, Object> m = StatsJson.components(this);
             m.put("usedRatio", Math.round(usedRatio * 1000) / 1000.0);
-            m.put("maxUsedPercent", maxUsedPercent);
-            m.put("cleanForciblyPercent", cleanForciblyPercent);
-            m.put("warningPercent", warningPercent);
-            if (full != null) {
-                m.put("full", full);
-                m.put("cleanImmediately", cleanImmediately);
-                m.put("spaceToDelete", spaceToDelete);
-            }
-            return m;
+            return StatsJson.withoutNulls(m, "full", "cleanImmediately", "spaceToDelete");
         }
     }
 
     public record Retention(long fileReservedHours, List<Integer> deleteHours, long cleanIntervalMillis,
                             boolean cleanFileForciblyEnable, long filesDeleted, long lastPassMillis,
-                            int lastPassDeleted, int manualPassesLeft) {
-        Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("fileReservedHours", fileReservedHours);
-            m.put("deleteHours", deleteHours);
-            m.put("cleanIntervalMillis", cleanIntervalMillis);
-            m.put("cleanFileForciblyEnable", cleanFileForciblyEnable);
-            m.put("filesDeleted", filesDeleted);
-            m.put("lastPassMillis", lastPassMillis);
-            m.put("lastPassDeleted", lastPassDeleted);
-            m.put("manualPassesLeft", manualPassesLeft);
-            return m;
+                            int lastPassDeleted, int manualPassesLeft) implements StatsJson.Part {
+        @Override
+        public Map<String, Object> toMap() {
+            return StatsJson.components(this);
         }
     }
 
@@ -227,79 +157,36 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
      */
     public record Replication(String role, boolean enabled, String listenAddress, String masterAddress,
                               int connectedSlaves, long ackedOffset, long lagBytes, long lagMillis,
-                              long bytesPerSecond, long rejectedConnections, String problem) {
+                              long bytesPerSecond, long rejectedConnections, String problem) implements StatsJson.Part {
         public boolean isSlave() {
             return "SLAVE".equals(role);
         }
 
-        Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("role", role);
-            m.put("enabled", enabled);
-            if (enabled) {
-                m.put("listenAddress", listenAddress);
-                m.put("masterAddress", masterAddress);
-                m.put("connectedSlaves", connectedSlaves);
-                m.put("ackedOffset", ackedOffset);
-                m.put("lagBytes", lagBytes);
-                m.put("lagMillis", lagMillis);
-                m.put("bytesPerSecond", bytesPerSecond);
-                m.put("rejectedConnections", rejectedConnections);
-                m.put("problem", problem);
-            }
-            return m;
+        @Override
+        public Map<String, Object> toMap() {
+            return enabled ? StatsJson.components(this) : StatsJson.upTo(StatsJson.components(this), "enabled");
         }
     }
 
     /** @param truncatedAt why the log was cut where it was, or null when it ended cleanly */
     public record Recovery(boolean abnormal, long scanStartOffset, int filesScanned, long messagesScanned,
-                           long endOffset, int filesDropped, long redispatched, long millis, String truncatedAt) {
-        Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("abnormal", abnormal);
-            m.put("filesScanned", filesScanned);
-            m.put("messagesScanned", messagesScanned);
-            m.put("endOffset", endOffset);
-            m.put("filesDropped", filesDropped);
-            m.put("redispatched", redispatched);
-            m.put("millis", millis);
-            if (truncatedAt != null) {
-                m.put("truncatedAt", truncatedAt);
-            }
-            return m;
+                           long endOffset, int filesDropped, long redispatched, long millis, String truncatedAt)
+            implements StatsJson.Part {
+        @Override
+        public Map<String, Object> toMap() {
+            return StatsJson.withoutNulls(StatsJson.components(this, "scanStartOffset"), "truncatedAt");
         }
     }
 
     /**
      * Nested maps, lists and numbers with the field names of {@code stat --json} and {@code /v1/stats} (a contract
-     * with users: keep them).
+     * with users: keep them): the record components (see {@link StatsJson}), the parts of an open store only once
+     * it is started.
      */
+    @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("storePath", storePath);
-        out.put("providers", providers);
-        out.put("runningFlags", runningFlags);
-        out.put("writable", writable);
-        if (notWritableReason != null) {
-            out.put("notWritableReason", notWritableReason);
-        }
-        out.put("puts", puts.toMap());
-        out.put("started", started);
-        if (!started) {
-            return out;
-        }
-        out.put("commitLog", commitLog.toMap());
-        out.put("dispatch", dispatch.toMap());
-        out.put("flush", flush.toMap());
-        List<Map<String, Object>> q = new ArrayList<>();
-        queues.forEach(range -> q.add(range.toMap()));
-        out.put("queues", q);
-        out.put("disk", disk.toMap());
-        out.put("retention", retention.toMap());
-        out.put("replication", replication.toMap());
-        if (lastRecovery != null) {
-            out.put("lastRecovery", lastRecovery.toMap());
-        }
-        return out;
+        Map<String, Object> out = StatsJson.withoutNulls(StatsJson.components(this), "notWritableReason",
+                "lastRecovery");
+        return started ? out : StatsJson.upTo(out, "started");
     }
 }

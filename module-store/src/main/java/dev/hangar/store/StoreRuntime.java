@@ -193,7 +193,9 @@ final class StoreRuntime implements AutoCloseable {
             LOG.warn("the last shutdown of {} was not clean (abort file found): recovering from the checkpoint", b.root);
         }
         b.mappedStorage = assembly.mappedStorage().create(config);
-        if (!b.readOnly) {
+        if (b.readOnly) {
+            b.mappedStorage = new ReadOnlyMappedStorage(b.mappedStorage);
+        } else {
             // starts the allocation service, which creates the next CommitLog file ahead
             b.mappedStorage.start();
         }
@@ -224,7 +226,8 @@ final class StoreRuntime implements AutoCloseable {
                 return commitLog.getMaxOffset();
             }
         };
-        DispatcherContext dctx = new DispatcherContext(b.root, config, b.mappedStorage, b.checkpoint, lookup, lastExitOk);
+        DispatcherContext dctx = new DispatcherContext(b.root, config, b.mappedStorage, b.checkpoint, lookup, lastExitOk,
+                b.readOnly);
         List<DispatcherChain.Entry> entries = new ArrayList<>();
         assembly.dispatchers().forEach((name, p) -> entries.add(DispatcherChain.entry(name, p, p.create(dctx))));
         b.dispatchers = new DispatcherChain(entries, b.flags);

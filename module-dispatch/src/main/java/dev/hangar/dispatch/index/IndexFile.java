@@ -87,7 +87,7 @@ final class IndexFile {
      */
     static IndexFile create(Path path, int slotCount, int entryCapacity, long previousEndPhyOffset,
                             long previousEndTimestamp) {
-        IndexFile file = new IndexFile(path, slotCount, entryCapacity, map(path, slotCount, entryCapacity, true));
+        IndexFile file = new IndexFile(path, slotCount, entryCapacity, map(path, slotCount, entryCapacity, true, false));
         if (previousEndPhyOffset > 0) {
             file.writerBeginPhyOffset = previousEndPhyOffset;
             file.writerEndPhyOffset = previousEndPhyOffset;
@@ -103,8 +103,17 @@ final class IndexFile {
         return file;
     }
 
-    /** Maps an existing file and reads its header; a wrong length or an impossible header is an error. */
+    /** Maps an existing file for writing and reads its header (see the four-argument {@code open}). */
     static IndexFile open(Path path, int slotCount, int entryCapacity) {
+        return open(path, slotCount, entryCapacity, false);
+    }
+
+    /**
+     * Maps an existing file and reads its header; a wrong length or an impossible header is an error.
+     *
+     * @param readOnly true in a store opened read-only: opened for reading, mapped {@code READ_ONLY}, never written
+     */
+    static IndexFile open(Path path, int slotCount, int entryCapacity, boolean readOnly) {
         long expected = IndexFileFormat.fileSize(slotCount, entryCapacity);
         long actual;
         try {
@@ -117,12 +126,13 @@ final class IndexFile {
                     + slotCount + " and maxIndexNum=" + entryCapacity + " make " + expected
                     + "; set them to the values the file was written with");
         }
-        IndexFile file = new IndexFile(path, slotCount, entryCapacity, map(path, slotCount, entryCapacity, false));
+        IndexFile file = new IndexFile(path, slotCount, entryCapacity, map(path, slotCount, entryCapacity, false, readOnly));
         file.readHeader();
         return file;
     }
 
-    private static MappedByteBuffer map(Path path, int slotCount, int entryCapacity, boolean create) {
+    private static MappedByteBuffer map(Path path, int slotCount, int entryCapacity, boolean create,
+                                        boolean readOnly) {
         long size = IndexFileFormat.fileSize(slotCount, entryCapacity);
         if (size > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("maxHashSlotNum=" + slotCount + " and maxIndexNum=" + entryCapacity
@@ -130,9 +140,10 @@ final class IndexFile {
         }
         StandardOpenOption[] options = create
                 ? new StandardOpenOption[] {StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE}
+                : readOnly ? new StandardOpenOption[] {StandardOpenOption.READ}
                 : new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE};
         try (FileChannel channel = FileChannel.open(path, options)) {
-            return channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
+            return channel.map(readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE, 0, size);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot map index file " + path, e);
         }
@@ -193,6 +204,10 @@ final class IndexFile {
      * the same thread must call (in a finally).
      */
     void beginBatch() {
+        if (buffer.isReadOnly()) {
+            throw new IllegalStateException("cannot write to index file " + path + ": it is mapped read-only (the "
+                    + "store was opened read-only)");
+        }
         lock.writeLock().lock();
     }
 

@@ -31,14 +31,17 @@ final class IndexFileSet {
     private final int slotCount;
     private final int entryCapacity;
     private final Checkpoint checkpoint;
+    /** A store opened read-only: files are mapped {@code READ_ONLY} (see {@link IndexFile#open}). */
+    private final boolean readOnly;
     private final CopyOnWriteArrayList<IndexFile> files = new CopyOnWriteArrayList<>();
     /** Name of the newest file created or loaded, so a new name always sorts after it. */
     private String lastFileName = "";
     /** Empty files found by {@link #load}: creations a crash cut short, deleted on the first write. */
     private final List<Path> interruptedCreations = new ArrayList<>();
 
-    IndexFileSet(Path dir, int slotCount, int entryCapacity, Checkpoint checkpoint) {
+    IndexFileSet(Path dir, int slotCount, int entryCapacity, Checkpoint checkpoint, boolean readOnly) {
         this.dir = dir;
+        this.readOnly = readOnly;
         this.slotCount = slotCount;
         this.entryCapacity = entryCapacity;
         this.checkpoint = checkpoint;
@@ -66,7 +69,7 @@ final class IndexFileSet {
                 interruptedCreations.add(path);
                 continue;
             }
-            IndexFile file = IndexFile.open(path, slotCount, entryCapacity);
+            IndexFile file = IndexFile.open(path, slotCount, entryCapacity, readOnly);
             lastFileName = file.fileName();
             if (destroyPastCheckpoint && file.endTimestamp() > durableTime) {
                 LOG.warn("destroying index file {}: it ends at {}, after the checkpoint's index time {}, and the "

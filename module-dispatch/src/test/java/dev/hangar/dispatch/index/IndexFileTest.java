@@ -1,5 +1,6 @@
 package dev.hangar.dispatch.index;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -88,6 +89,30 @@ class IndexFileTest {
         IllegalStateException error = assertThrows(IllegalStateException.class,
                 () -> IndexFile.open(path, SLOTS * 2, ENTRIES));
         assertTrue(error.getMessage().contains("maxHashSlotNum"), error.getMessage());
+    }
+
+    /**
+     * A store opened read-only maps its index files {@code READ_ONLY}: keys are found, and a put fails naming the
+     * file instead of writing into it (mapped {@code READ_WRITE}, the code before, took the key and changed the file).
+     */
+    @Test
+    void aFileOpenedReadOnlyFindsKeysAndRefusesNewOnesUnchanged() throws Exception {
+        Path path = dir.resolve("f");
+        IndexFile file = IndexFile.create(path, SLOTS, ENTRIES, 0, 0);
+        file.putKey("a", 10, BASE_TIME);
+        file.flush();
+        byte[] before = Files.readAllBytes(path);
+
+        IndexFile readOnly = IndexFile.open(path, SLOTS, ENTRIES, true);
+        List<Long> offsets = new ArrayList<>();
+        readOnly.select(offsets, "a", 10, 0, Long.MAX_VALUE);
+        assertEquals(List.of(10L), offsets);
+        IllegalStateException error = assertThrows(IllegalStateException.class,
+                () -> readOnly.putKey("b", 20, BASE_TIME));
+        assertTrue(error.getMessage().contains(path.toString()) && error.getMessage().contains("read-only"),
+                error.getMessage());
+        readOnly.flush();
+        assertArrayEquals(before, Files.readAllBytes(path));
     }
 
     @Test

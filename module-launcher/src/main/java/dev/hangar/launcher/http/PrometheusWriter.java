@@ -32,15 +32,19 @@ final class PrometheusWriter {
 
     /** A counter with one label, one sample per entry. */
     PrometheusWriter counters(String name, String help, String label, Map<String, ? extends Number> values) {
-        header(name, help, "counter");
-        values.forEach((labelValue, value) -> sample(name, "{" + label + "=\"" + escape(labelValue) + "\"}", value.doubleValue()));
-        return this;
+        return labelled(name, help, "counter", label, values);
     }
 
     /** A gauge with one label, one sample per entry. */
     PrometheusWriter gauges(String name, String help, String label, Map<String, ? extends Number> values) {
-        header(name, help, "gauge");
-        values.forEach((labelValue, value) -> sample(name, "{" + label + "=\"" + escape(labelValue) + "\"}", value.doubleValue()));
+        return labelled(name, help, "gauge", label, values);
+    }
+
+    private PrometheusWriter labelled(String name, String help, String type, String label,
+                                      Map<String, ? extends Number> values) {
+        header(name, help, type);
+        values.forEach((labelValue, value) -> sample(name, "{" + label + "=\"" + escape(labelValue) + "\"}",
+                value.doubleValue()));
         return this;
     }
 

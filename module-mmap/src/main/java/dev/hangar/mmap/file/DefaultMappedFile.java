@@ -14,7 +14,6 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -22,8 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code mmap} variant: one file mapped {@code READ_WRITE} in full; appends are written into the mapping,
- * so they are readable at once ({@code committed == wrote}) and a flush is an {@code msync} of the dirty range.
+ * The {@code mmap} variant: one file mapped {@code READ_WRITE} in full ({@link FileSpace#READ_ONLY} in a store opened
+ * read-only); appends are written into the mapping, so they are readable at once ({@code committed == wrote}) and a
+ * flush is an {@code msync} of the dirty range.
  *
  * <p>Thread-safety as {@link MappedFile} states: one appending thread at a time (it reuses one writer view of
  * the mapping, so an append allocates nothing), one flushing thread, readers from any thread through
@@ -49,6 +49,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
     private volatile boolean memoryLocked;
     private volatile long storeTimestamp;
     private final boolean createdFile;
+    private final FileSpace space;
 
     protected final AtomicInteger wrotePosition = new AtomicInteger();
     private final AtomicInteger flushedPosition = new AtomicInteger();
@@ -65,7 +66,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
     }
 
     /**
-     * @param space  how a new file gets its blocks: reserved up front, or sparse (blocks on first write)
+     * @param space  how a new file gets its blocks: reserved up front, or sparse (blocks on first write); or none
      * @param mapNow false leaves the file unmapped until a subclass calls {@link #mapNow()}
      */
     protected DefaultMappedFile(Path directory, long fileFromOffset, int fileSize, NativeMemory nativeMemory,
@@ -78,7 +79,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         this.fileSize = fileSize;
         this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
         this.path = directory.resolve(fileName);
-        Files.createDirectories(directory);
+        this.space = space;
         FileSpace.Opened file = space.open(path, fileSize, nativeMemory);
         FileChannel opened = file.channel();
         if (mapNow) {
@@ -105,7 +106,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
     private void mapThrough(FileChannel opened) throws IOException {
         MappedByteBuffer buffer;
         try {
-            buffer = opened.map(FileChannel.MapMode.READ_WRITE, 0, fileSize);
+            buffer = opened.map(space.mapMode(), 0, fileSize);
         } catch (IOException | RuntimeException e) {
             throw new IOException("could not map " + path + " (" + fileSize + " bytes): " + e.getMessage(), e);
         }
@@ -122,7 +123,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         if (mapped != null) {
             return;
         }
-        try (FileChannel opened = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel opened = FileChannel.open(path, space.reopenOptions())) {
             mapThrough(opened);
         }
     }
@@ -280,6 +281,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
 
     /** The buffer appends go into; the writer's reused view. */
     protected ByteBuffer writerTarget() {
+        space.refuseWrite(path);
         return mappedWriterView;
     }
 

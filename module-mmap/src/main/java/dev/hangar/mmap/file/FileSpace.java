@@ -15,24 +15,54 @@ import java.nio.file.StandardOpenOption;
  * SIGBUS instead of returning an error. So the CommitLog, where that would lose a put, reserves every block when
  * the file is created ({@code posix_fallocate}). A ConsumeQueue holds 20 bytes per message of a single queue:
  * reserving its 5.7 MB for each of thousands of queues costs gigabytes for kilobytes of data, and a ConsumeQueue
- * can be rebuilt from the CommitLog, so those files stay sparse and take blocks as units arrive.
+ * can be rebuilt from the CommitLog, so those files stay sparse and take blocks as units arrive. A store opened
+ * read-only takes no blocks at all: its files are opened for reading only ({@link #READ_ONLY}).
  */
 public enum FileSpace {
     /** Every block allocated when the file is created. */
     RESERVED,
     /** The file has its full length but takes blocks only where written. */
-    SPARSE;
+    SPARSE,
+    /**
+     * An existing file opened for reading only and mapped {@code READ_ONLY} (a store opened read-only): never
+     * created, never written, so its bytes and modification time stay as they were.
+     */
+    READ_ONLY;
+
+    /** The map mode of a file opened this way. */
+    FileChannel.MapMode mapMode() {
+        return this == READ_ONLY ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE;
+    }
+
+    /** Fails a write to {@code path}, naming it, when it was opened {@link #READ_ONLY}. */
+    void refuseWrite(Path path) {
+        if (this == READ_ONLY) {
+            throw new IllegalStateException("cannot write to " + path + ": it is mapped read-only (the store was "
+                    + "opened read-only)");
+        }
+    }
+
+    /** The options that open an existing file this way (to map it again). */
+    StandardOpenOption[] reopenOptions() {
+        return this == READ_ONLY ? new StandardOpenOption[] {StandardOpenOption.READ}
+                : new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE};
+    }
 
     /** A file {@link #open} opened: its channel (the caller owns it) and whether it was new (no bytes yet). */
     record Opened(FileChannel channel, boolean created) {
     }
 
     /**
-     * Opens {@code path} for reading and writing, creating it with {@code length} bytes when missing, its blocks
-     * taken as this space says. A file that exists keeps its length and blocks. A reserved file whose blocks cannot
-     * be had (disk full) is deleted again and the error thrown: no half-reserved file is left behind.
+     * Opens {@code path} for reading and writing, creating it (and its directory) with {@code length} bytes when
+     * missing, its blocks taken as this space says; {@link #READ_ONLY} opens an existing file for reading and creates
+     * nothing (NoSuchFileException when missing). A file that exists keeps its length and blocks. A reserved file
+     * whose blocks cannot be had (disk full) is deleted again and the error thrown: no half-reserved file is left.
      */
     Opened open(Path path, int length, NativeMemory nativeMemory) throws IOException {
+        if (this == READ_ONLY) {
+            return new Opened(FileChannel.open(path, StandardOpenOption.READ), false);
+        }
+        Files.createDirectories(path.getParent());
         if (this == SPARSE) {
             // one open for create, length and channel: thousands of ConsumeQueue files are created this way
             return openSparse(path, length);

@@ -1,5 +1,6 @@
 package dev.hangar.mmap.file;
 
+import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.spi.mapped.MappedFile;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -14,4 +15,13 @@ public interface MappedFileFactory {
      * @throws IOException the file could not be created or mapped; nothing is left mapped
      */
     MappedFile create(Path directory, long fileFromOffset, int fileSize) throws IOException;
+
+    /**
+     * Maps existing files {@code READ_ONLY} for a store opened read-only ({@link FileSpace#READ_ONLY}): a missing
+     * file is an error, never created, and a write to a mapped one fails naming the file.
+     */
+    static MappedFileFactory readOnly(NativeMemory nativeMemory) {
+        return (directory, fileFromOffset, fileSize) -> new DefaultMappedFile(directory, fileFromOffset, fileSize,
+                nativeMemory, false, FileSpace.READ_ONLY, true);
+    }
 }

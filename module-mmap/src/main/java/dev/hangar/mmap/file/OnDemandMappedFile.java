@@ -45,6 +45,8 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
     enum Park { PARKED, IN_USE, NOT_MAPPED }
 
     private final MappingBudget budget;
+    /** {@link FileSpace#SPARSE}, or {@link FileSpace#READ_ONLY} in a store opened read-only. */
+    private final FileSpace space;
     /** Where writes not yet forced are registered for one group force; null: forced file by file. */
     private final UnforcedFiles unforcedFiles;
     /** The file system id for {@link UnforcedFiles} (or its NO_HANDLE), known after the first write. */
@@ -74,7 +76,20 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
     /** @param unforcedFiles where writes await a group force; null forces this file on its own */
     public OnDemandMappedFile(Path directory, long fileFromOffset, int fileSize, NativeMemory nativeMemory,
                               MappingBudget budget, UnforcedFiles unforcedFiles) throws IOException {
-        super(directory, fileFromOffset, fileSize, nativeMemory, true, FileSpace.SPARSE, false);
+        this(directory, fileFromOffset, fileSize, nativeMemory, budget, unforcedFiles, FileSpace.SPARSE);
+    }
+
+    /** An existing file of a store opened read-only: opened for reading, mapped {@code READ_ONLY} when used. */
+    public static OnDemandMappedFile readOnly(Path directory, long fileFromOffset, int fileSize,
+                                              NativeMemory nativeMemory, MappingBudget budget) throws IOException {
+        return new OnDemandMappedFile(directory, fileFromOffset, fileSize, nativeMemory, budget, null,
+                FileSpace.READ_ONLY);
+    }
+
+    private OnDemandMappedFile(Path directory, long fileFromOffset, int fileSize, NativeMemory nativeMemory,
+                               MappingBudget budget, UnforcedFiles unforcedFiles, FileSpace space) throws IOException {
+        super(directory, fileFromOffset, fileSize, nativeMemory, true, space, false);
+        this.space = space;
         FileChannel opened = takeChannel();
         if (createdFile()) {
             creationChannel = opened;
@@ -112,7 +127,7 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
             }
             try {
                 writeChannel = creationChannel != null ? creationChannel
-                        : FileChannel.open(path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
+                        : FileChannel.open(path(), space.reopenOptions());
                 creationChannel = null;
                 mapNow(writeChannel);
             } catch (IOException e) {
@@ -153,6 +168,7 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
     @Override
     public boolean appendBytes(byte[] data, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, data.length);
+        space.refuseWrite(path());
         int current = wrotePosition.get();
         if ((long) current + length > fileSize()) {
             return false;

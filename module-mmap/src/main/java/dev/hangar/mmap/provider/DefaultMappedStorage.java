@@ -190,6 +190,20 @@ public final class DefaultMappedStorage implements MappedStorage {
     }
 
     /**
+     * Existing files mapped {@code READ_ONLY}, none created, no allocation service or pretoucher; ConsumeQueue files
+     * still mapped on demand within the budget, so a read-only open of 100 000 queues maps no more than a writer.
+     */
+    @Override
+    public MappedFileQueue openReadOnlyQueue(Path directory, int fileSize, QueueRole role) {
+        Objects.requireNonNull(directory, "directory");
+        MappedFileFactory files = Objects.requireNonNull(role, "role") == QueueRole.CONSUME_QUEUE
+                ? (dir, offset, size) -> OnDemandMappedFile.readOnly(dir, offset, size, nativeMemory,
+                        consumeQueueMappings)
+                : MappedFileFactory.readOnly(nativeMemory);
+        return new DefaultMappedFileQueue(directory, fileSize, files, files, null);
+    }
+
+    /**
      * ConsumeQueue files: one {@code syncfs} per file system for every file written since its last force (see
      * {@link UnforcedFiles}); files it could not cover are left to the caller's file-by-file flush.
      */

@@ -12,6 +12,16 @@ public interface MappedStorage extends AutoCloseable {
     /** Creates (not loads) a queue over {@code directory} with files of {@code fileSize} bytes. */
     MappedFileQueue openQueue(Path directory, int fileSize, QueueRole role);
 
+    /**
+     * A queue of a store opened read-only: {@code load()} maps the existing files {@code READ_ONLY}; no file or
+     * directory is created, and an append or any other write to its files fails with an exception naming the file,
+     * so a read-only open cannot dirty a file. The default is {@link #openQueue}: a variant without read-only files
+     * maps them as for writing, and only the engine's care keeps them unchanged.
+     */
+    default MappedFileQueue openReadOnlyQueue(Path directory, int fileSize, QueueRole role) {
+        return openQueue(directory, fileSize, role);
+    }
+
     /** True when CommitLog queues write into a pooled buffer that must be committed before it is readable. */
     boolean usesWriteBuffer();
 

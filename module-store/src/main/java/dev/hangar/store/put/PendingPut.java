@@ -2,11 +2,9 @@ package dev.hangar.store.put;
 
 import dev.hangar.spi.flush.FlushWaiter;
 import dev.hangar.spi.ha.ReplicationService;
-import dev.hangar.spi.store.AppendMessageResult;
 import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.spi.store.PutMessageStatus;
 import dev.hangar.store.commitlog.LiveAppend;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -18,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
  * Completed on the thread that tells it (the flush thread, or the put thread when the flush service answers at
  * once): callers should attach slow work with the {@code *Async} stages.
  */
-public final class PendingPut extends CompletableFuture<PutMessageResult> implements PutMessageResult, FlushWaiter {
+public final class PendingPut extends CompletableFuture<PutMessageResult> implements AppendedPut, FlushWaiter {
     private Object slot;
     private final int wroteBytes;
     /** {@code System.nanoTime() / 1000} at the put's start, truncated: the latency is the wrapping difference. */
@@ -63,10 +61,9 @@ public final class PendingPut extends CompletableFuture<PutMessageResult> implem
     }
 
     private void finish(PutMessageStatus flushed, PutMessageStatus replicated) {
-        PutCompletion completion = PutDetail.completion(slot);
-        slot = completion.settle(slot, flushed, replicated, PutDetail.replication(slot));
         int micros = (int) (System.nanoTime() / 1000) - beginMicros;
-        completion.count(PutDetail.status(slot), messageCount(), wroteBytes, micros);
+        slot = PutDetail.completion(slot).finish(slot, flushed, replicated, PutDetail.replication(slot), wroteBytes,
+                micros);
         complete(this);
     }
 
@@ -76,18 +73,8 @@ public final class PendingPut extends CompletableFuture<PutMessageResult> implem
     }
 
     @Override
-    public String reason() {
-        return PutDetail.reason(slot);
-    }
-
-    @Override
-    public AppendMessageResult appendResult() {
-        return PutDetail.appendResult(slot, wroteOffset, wroteBytes, storeTimestamp, logicsOffset);
-    }
-
-    @Override
-    public boolean appended() {
-        return true;
+    public Object slot() {
+        return slot;
     }
 
     @Override
@@ -110,20 +97,9 @@ public final class PendingPut extends CompletableFuture<PutMessageResult> implem
         return logicsOffset;
     }
 
-    @Override
-    public int messageCount() {
-        return PutDetail.messageCount(slot);
-    }
-
-    @Override
-    public List<String> msgIds() {
-        return PutDetail.msgIds(slot, wroteOffset);
-    }
-
     /** The result's description once done; the future's before. */
     @Override
     public String toString() {
-        return isDone() ? PutDetail.describe(status(), slot, wroteOffset, wroteBytes, storeTimestamp, logicsOffset)
-                : super.toString();
+        return isDone() ? describe() : super.toString();
     }
 }

@@ -37,7 +37,7 @@ public final class PutCompletion implements MessageIdSource {
         return result;
     }
 
-    void count(PutMessageStatus status, int messages, long bytes, long micros) {
+    private void count(PutMessageStatus status, int messages, long bytes, long micros) {
         stats.recordPut(status, messages, bytes, micros);
     }
 
@@ -50,8 +50,21 @@ public final class PutCompletion implements MessageIdSource {
         return status == null ? PutMessageStatus.UNKNOWN_ERROR : status;
     }
 
+    /**
+     * The last step of an appended put ({@link StoredPut#settle}, {@link PendingPut#flushed}): the slot that names
+     * its outcome, the put counted with it.
+     *
+     * @param micros the put's latency
+     */
+    Object finish(Object slot, PutMessageStatus flushed, PutMessageStatus replicated, ReplicationService replication,
+                  int wroteBytes, long micros) {
+        Object settled = settle(slot, flushed, replicated, replication);
+        count(PutDetail.status(settled), PutDetail.messageCount(settled), wroteBytes, micros);
+        return settled;
+    }
+
     /** The {@link PutDetail} slot that names the outcome of the put whose slot is {@code slot}. */
-    Object settle(Object slot, PutMessageStatus flushed, PutMessageStatus replicated, ReplicationService replication) {
+    private Object settle(Object slot, PutMessageStatus flushed, PutMessageStatus replicated, ReplicationService replication) {
         // flush and replication run side by side; the flush's failure names the outcome first
         if (flushed != PutMessageStatus.PUT_OK) {
             return PutDetail.settled(slot, flushed, "stored, but not flushed within syncFlushTimeout: "

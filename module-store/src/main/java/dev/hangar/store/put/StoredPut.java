@@ -1,18 +1,15 @@
 package dev.hangar.store.put;
 
 import dev.hangar.spi.ha.ReplicationService;
-import dev.hangar.spi.store.AppendMessageResult;
-import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.spi.store.PutMessageStatus;
 import dev.hangar.store.commitlog.LiveAppend;
-import java.util.List;
 
 /**
  * The result of an appended blocking put ({@code putMessage}, {@code putMessages}): the appended figures, copied
  * under the put lock, and one {@link PutDetail} slot. 48 bytes, the only object such a put allocates. Written only
  * by the put's own thread until it is returned; read-only afterwards.
  */
-public final class StoredPut implements PutMessageResult {
+public final class StoredPut implements AppendedPut {
     private Object slot;
     private final int wroteBytes;
     private final long wroteOffset;
@@ -31,9 +28,8 @@ public final class StoredPut implements PutMessageResult {
     /** Names the outcome from what the flush service and replication said, counts the put and returns it. */
     public StoredPut settle(PutMessageStatus flushed, PutMessageStatus replicated, ReplicationService replication,
                             long beginNanos) {
-        PutCompletion completion = PutDetail.completion(slot);
-        slot = completion.settle(slot, flushed, replicated, replication);
-        completion.count(PutDetail.status(slot), messageCount(), wroteBytes, (System.nanoTime() - beginNanos) / 1000);
+        slot = PutDetail.completion(slot).finish(slot, flushed, replicated, replication, wroteBytes,
+                (System.nanoTime() - beginNanos) / 1000);
         return this;
     }
 
@@ -43,18 +39,8 @@ public final class StoredPut implements PutMessageResult {
     }
 
     @Override
-    public String reason() {
-        return PutDetail.reason(slot);
-    }
-
-    @Override
-    public AppendMessageResult appendResult() {
-        return PutDetail.appendResult(slot, wroteOffset, wroteBytes, storeTimestamp, logicsOffset);
-    }
-
-    @Override
-    public boolean appended() {
-        return true;
+    public Object slot() {
+        return slot;
     }
 
     @Override
@@ -78,17 +64,7 @@ public final class StoredPut implements PutMessageResult {
     }
 
     @Override
-    public int messageCount() {
-        return PutDetail.messageCount(slot);
-    }
-
-    @Override
-    public List<String> msgIds() {
-        return PutDetail.msgIds(slot, wroteOffset);
-    }
-
-    @Override
     public String toString() {
-        return PutDetail.describe(status(), slot, wroteOffset, wroteBytes, storeTimestamp, logicsOffset);
+        return describe();
     }
 }

@@ -26,25 +26,22 @@ class DispatchAllocationTest {
     private static final int MEASURED = 200_000;
     private static final double MAX_BYTES_PER_RECORD = 16;
     private static final int BATCH = 500;
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     @TempDir
     Path dir;
 
     @Test
     void theReputThreadAllocatesAlmostNothingPerDispatchedRecord() {
-        try (DefaultMessageStore store = TestStores.started(dir,
-                "mappedFileSizeCommitLog", Integer.toString(64 * 1024 * 1024),
-                "mappedFileSizeConsumeQueue", Integer.toString(300_000 * 20),
-                "maxHashSlotNum", "500000", "maxIndexNum", "2000000")) {
-            com.sun.management.ThreadMXBean threads =
-                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        try (DefaultMessageStore store = started()) {
             long reput = reputThreadId();
             put(store, 0, WARM_UP);
             TestStores.await("the warm-up dispatched", () -> store.dispatchBehindBytes() == 0, 120_000);
-            long before = threads.getThreadAllocatedBytes(reput);
+            long before = THREADS.getThreadAllocatedBytes(reput);
             put(store, WARM_UP, MEASURED);
             TestStores.await("every record dispatched", () -> store.dispatchBehindBytes() == 0, 120_000);
-            long allocated = threads.getThreadAllocatedBytes(reput) - before;
+            long allocated = THREADS.getThreadAllocatedBytes(reput) - before;
             double perRecord = (double) allocated / MEASURED;
             System.out.printf("reput thread: %d bytes for %d records, %.1f B per record%n", allocated, MEASURED,
                     perRecord);
@@ -66,18 +63,13 @@ class DispatchAllocationTest {
      */
     @Test
     void aPassCarryingOneRecordAllocatesAlmostNothing() {
-        try (DefaultMessageStore store = TestStores.started(dir,
-                "mappedFileSizeCommitLog", Integer.toString(64 * 1024 * 1024),
-                "mappedFileSizeConsumeQueue", Integer.toString(300_000 * 20),
-                "maxHashSlotNum", "500000", "maxIndexNum", "2000000")) {
-            com.sun.management.ThreadMXBean threads =
-                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        try (DefaultMessageStore store = started()) {
             long reput = reputThreadId();
             putOneByOne(store, 0, 2_000);
-            long before = threads.getThreadAllocatedBytes(reput);
+            long before = THREADS.getThreadAllocatedBytes(reput);
             int measured = 5_000;
             putOneByOne(store, 2_000, measured);
-            long allocated = threads.getThreadAllocatedBytes(reput) - before;
+            long allocated = THREADS.getThreadAllocatedBytes(reput) - before;
             double perRecord = (double) allocated / measured;
             System.out.printf("reput thread, one record per pass: %d bytes for %d records, %.1f B per record%n",
                     allocated, measured, perRecord);
@@ -85,6 +77,13 @@ class DispatchAllocationTest {
                     "the reput thread allocated %d bytes for %d one-record passes: %.1f B per record, allowed %.0f",
                     allocated, measured, perRecord, MAX_BYTES_PER_RECORD));
         }
+    }
+
+    /** A store whose files hold every record of a test, so no file roll or index rollover is measured. */
+    private DefaultMessageStore started() {
+        return TestStores.started(dir, "mappedFileSizeCommitLog", Integer.toString(64 * 1024 * 1024),
+                "mappedFileSizeConsumeQueue", Integer.toString(300_000 * 20),
+                "maxHashSlotNum", "500000", "maxIndexNum", "2000000");
     }
 
     private static void putOneByOne(DefaultMessageStore store, int from, int count) {
