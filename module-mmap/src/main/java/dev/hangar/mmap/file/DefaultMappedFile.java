@@ -297,8 +297,9 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
             throw new IllegalArgumentException("leastPages must not be negative: " + leastPages);
         }
         int flushed = flushedPosition.get();
-        int target = readPosition();
-        if (!DirtyPages.worthPersisting(flushed, target, isFull(), leastPages)) {
+        boolean full = isFull();
+        int target = DirtyPages.flushEnd(readPosition(), full, leastPages);
+        if (!DirtyPages.worthPersisting(flushed, target, full, leastPages)) {
             return flushed;
         }
         if (!hold()) {
