@@ -112,7 +112,8 @@ public final class DefaultMappedStorage implements MappedStorage {
             this.pool = null;
             // Under SYNC_FLUSH every put waits for a force: spare it write-protecting the written pages one by one.
             boolean unmapForcedPages = "SYNC_FLUSH".equals(config.get(StoreConfigKeys.FLUSH_DISK_TYPE))
-                    && config.get(StoreConfigKeys.SYNC_FLUSH_UNMAP_FORCED_PAGES);
+                    ? config.get(StoreConfigKeys.SYNC_FLUSH_UNMAP_FORCED_PAGES)
+                    : config.get(StoreConfigKeys.ASYNC_FLUSH_UNMAP_FORCED_PAGES);
             this.commitLogFiles = unmapForcedPages
                     ? (dir, offset, size) -> new UnmapBeforeForceMappedFile(dir, offset, size, this.nativeMemory)
                     : plainFiles;

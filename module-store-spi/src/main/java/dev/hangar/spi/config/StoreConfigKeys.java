@@ -72,6 +72,10 @@ public final class StoreConfigKeys {
                     + " never written again) out of the process's mapping (madvise MADV_DONTNEED; the bytes stay in"
                     + " the page cache), so write-back need not write-protect and TLB-flush them one by one; readers"
                     + " map them again read-only on their next read"));
+    public static final ConfigKey<Boolean> ASYNC_FLUSH_UNMAP_FORCED_PAGES = add(boolKey("asyncFlushUnmapForcedPages",
+            false, "ASYNC_FLUSH with mappedFile=mmap: the same as syncFlushUnmapForcedPages for the async flush's"
+                    + " forces (every flushIntervalCommitLog ms): the written pages leave the mapping first, so their"
+                    + " write-back sends no TLB-flush interrupt per page to the other CPUs (where the writer runs)"));
     public static final ConfigKey<Integer> FLUSH_INTERVAL_CONSUME_QUEUE = add(intKey("flushIntervalConsumeQueue", 1000,
             1, MAX, "ConsumeQueue/index flush period in ms"));
     public static final ConfigKey<Integer> FLUSH_CONSUME_QUEUE_LEAST_PAGES = add(intKey("flushConsumeQueueLeastPages", 2,
