@@ -176,8 +176,10 @@ public final class BenchMain {
         for (String engine : template.engines()) {
             Workload w = template;
             if (template.name().equals(Workload.PUT_STALL)) {
-                // both Hangar rows at plain Hangar's rate, so the pretoucher is the only difference
-                String store = engine.equals(Workload.HANGAR_PRETOUCH) ? Workload.HANGAR : engine;
+                // both Hangar rows at plain Hangar's rate, so the pretoucher is the only difference; Chronicle's raw
+                // append at that rate too: the same paced write without store logic, the machine's bound on the row
+                String store = engine.equals(Workload.HANGAR_PRETOUCH) || engine.equals(Workload.CHRONICLE)
+                        ? Workload.HANGAR : engine;
                 double full = fixedStallRate != null ? 2 * fixedStallRate : oneThreadRates.computeIfAbsent(store,
                         s -> oneThreadRate(s, runs, calibration(quickRun), dir));
                 pacedRates.put(engine, full / 2);

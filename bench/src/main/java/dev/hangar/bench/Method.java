@@ -22,7 +22,7 @@ final class Method {
             - Every message has one unique key (`KEYS`) and one tag (`TAGS`), one topic, 8 queues (the
               many-queues workloads: 1 000 or 12 500 topics × 8 queues, round-robin).
             - Chronicle Queue (open source, `net.openhft:chronicle-queue` %s) runs the raw-append rows only
-              (async-1k-1t and async-1k-4t): one queue, each writer thread its own appender, each excerpt the
+              (async-1k-1t, async-1k-4t, and put-stall-1k-1t as the bound of a paced write without store logic): one queue, each writer thread its own appender, each excerpt the
               topic, queue id, born timestamp, tag, key and the same 1 KiB body. It builds no ConsumeQueue and no
               index, so its run is timed until every message is written, not until readable by key.
             - Locks: "spin" is a pure CAS spin lock on both engines; "adaptive" is Hangar's spin-then-park
@@ -36,13 +36,16 @@ final class Method {
               1 ms; a poll resumes at the first queue still short, so it does not cost a core at 100 000 queues).
               messages/s and MB/s (body bytes) use that time; "dispatch" is the part after the last put.
             - Put stalls (`put-stall-1k-1t`): 1 thread, 1 KiB, paced at half of that store's 1-thread rate in
-              this run (the async-1k-1t median of Hangar, used for both Hangar rows, and of RocketMQ; a short
+              this run (the async-1k-1t median of Hangar, used for both Hangar rows and Chronicle, and of RocketMQ; a short
               unpaced calibration run when that row is skipped) for %d s per engine, 256 MiB CommitLog files so
               several new files are entered. Puts follow an absolute schedule (put n at start + n × interval, so
               a stall does not push later puts back) and only the put call is timed, not the pacer's wait. One
-              round per engine (three runs of %d s), with a warm-up of a twentieth of it: Hangar with
+              round per engine (four runs of %d s), with a warm-up of a twentieth of it: Hangar with
               `warmMapedFileEnable=true` (its CommitLog pretoucher faults pages in ahead of the writer on its
-              own thread), Hangar with `warmMapedFileEnable=false`, and RocketMQ with its default (`warmMapedFileEnable=false`).
+              own thread) and `pageCacheKeepBehindBytes=1 GiB` (the pretoucher gives the page cache more than 1 GiB
+              behind the flushed position back, so new pages reuse that memory), Hangar with
+              `warmMapedFileEnable=false`, RocketMQ with its default (`warmMapedFileEnable=false`), and Chronicle
+              Queue's raw append (no store logic) paced at Hangar's rate: the machine's bound on the row.
             - 100 000 queues (`queues-100k-256b-4t`): one round, Hangar only. RocketMQ maps every
               ConsumeQueue file for as long as it is open and would need 100 000 mappings, more than
               `vm.max_map_count` (65 530 here). Its 8-queue reference is `async-256b-4t` (same 256 B, 4

@@ -158,8 +158,8 @@ public record Workload(String name, String title, int messageSize, int threads, 
                         + "(100,000 queues)", 256, 4, 200_000 / k, 1, false, Lock.DEFAULT, false, 12_500)
                         .withEngines(HANGAR).withFixedRounds(1),
                 new Workload(PUT_STALL, "async flush, 1 KiB, 1 thread, paced at half the 1-thread rate", 1024, 1,
-                        1, 1, false, Lock.DEFAULT, false).withEngines(HANGAR_PRETOUCH, HANGAR, ROCKETMQ)
-                        .withFixedRounds(1));
+                        1, 1, false, Lock.DEFAULT, false).withEngines(HANGAR_PRETOUCH, HANGAR, ROCKETMQ,
+                        CHRONICLE).withFixedRounds(1));
     }
 
     /** Puts (calls) each thread makes. */

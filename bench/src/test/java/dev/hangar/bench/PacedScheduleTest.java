@@ -58,7 +58,8 @@ class PacedScheduleTest {
         assertEquals(1_000_000, w.intervalNanos());
         assertEquals(3_000, w.effectiveMessages());
         assertTrue(w.isPaced());
-        assertEquals(List.of(Workload.HANGAR_PRETOUCH, Workload.HANGAR, Workload.ROCKETMQ), w.engines());
+        assertEquals(List.of(Workload.HANGAR_PRETOUCH, Workload.HANGAR, Workload.ROCKETMQ, Workload.CHRONICLE),
+                w.engines());
     }
 
     @Test

@@ -112,6 +112,16 @@ class TargetsTest {
         Targets.Row row = targets(0.003).rows().get(12);
         assertEquals("2 puts > 20 ms, max 45.0 ms", row.measured());
         assertEquals("missed: max 2.25x the 20 ms bound", row.verdict());
+        assertEquals(Targets.NO_BOUND, row.bound(), "no Chronicle run in the row, no bound");
+    }
+
+    @Test
+    void theStallTargetShowsChroniclesPacedRawAppendAsTheMachinesBound() {
+        runs.add(result(Workload.PUT_STALL, Workload.HANGAR_PRETOUCH, 1, 50_000, 2, 45_000_000));
+        runs.add(result(Workload.PUT_STALL, Workload.CHRONICLE, 1, 50_000, 3, 61_000_000));
+        Targets.Row row = targets(0.003).rows().get(12);
+        assertEquals("Chronicle's raw append (no store logic) paced the same: 3 puts > 20 ms, max 61.0 ms",
+                row.bound());
     }
 
     @Test

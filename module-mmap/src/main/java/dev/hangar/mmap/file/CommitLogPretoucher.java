@@ -106,6 +106,8 @@ public final class CommitLogPretoucher {
     /** With no read distance: bytes at the head of the next file read before the writer rolls into it; 0 = none. */
     private final int nextFileHeadBytes;
     private final long idleParkNanos;
+    /** Gives the page cache far behind the flushed position back to the kernel; null: never. */
+    private final PageCacheRecycler recycler;
     private final CopyOnWriteArrayList<Watched> watched = new CopyOnWriteArrayList<>();
     /** Queues no longer watched whose read channels the pretouch thread still has to close. */
     private final ConcurrentLinkedQueue<Watched> unwatched = new ConcurrentLinkedQueue<>();
@@ -117,60 +119,21 @@ public final class CommitLogPretoucher {
     private Thread thread;
 
     /**
-     * @param nativeMemory  the libc binding for {@code madvise}; when it fails the atomic touch is used
-     * @param aheadBytes    how far past the write position pages are kept faulted in (at least one page)
-     * @param idleParkNanos how long the thread sleeps when every watched file is touched far enough ahead
+     * @param nativeMemory the libc binding for {@code madvise}; when it fails the atomic touch is used
+     * @param settings     the distances and the idle sleep
      */
-    public CommitLogPretoucher(NativeMemory nativeMemory, int aheadBytes, long idleParkNanos) {
-        this(nativeMemory, aheadBytes, 0, idleParkNanos);
-    }
-
-    /**
-     * @param nativeMemory   the libc binding for {@code madvise}; when it fails the atomic touch is used
-     * @param aheadBytes     how far past the write position pages are kept faulted in (at least one page)
-     * @param readAheadBytes how far past the write position pages are kept in the page cache by reading them
-     *                       (0: not at all; else at least {@code aheadBytes})
-     * @param idleParkNanos  how long the thread sleeps when every watched file is touched far enough ahead
-     */
-    public CommitLogPretoucher(NativeMemory nativeMemory, int aheadBytes, int readAheadBytes, long idleParkNanos) {
-        this(nativeMemory, aheadBytes, readAheadBytes, 0, idleParkNanos);
-    }
-
-    /**
-     * @param nativeMemory      the libc binding for {@code madvise}; when it fails the atomic touch is used
-     * @param aheadBytes        how far past the write position pages are kept faulted in (at least one page)
-     * @param readAheadBytes    how far past the write position pages are kept in the page cache by reading them
-     *                          (0: not at all; else at least {@code aheadBytes})
-     * @param nextFileHeadBytes when {@code readAheadBytes} is 0: how many bytes at the head of the next file are
-     *                          read into the page cache before the writer rolls into it (0: none)
-     * @param idleParkNanos     how long the thread sleeps when every watched file is touched far enough ahead
-     */
-    public CommitLogPretoucher(NativeMemory nativeMemory, int aheadBytes, int readAheadBytes, int nextFileHeadBytes,
-                               long idleParkNanos) {
+    public CommitLogPretoucher(NativeMemory nativeMemory, PretouchSettings settings) {
         this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
-        if (aheadBytes < PAGE) {
-            throw new IllegalArgumentException("the pretouch distance must be at least one page (" + PAGE
-                    + " bytes): " + aheadBytes);
-        }
-        if (idleParkNanos <= 0) {
-            throw new IllegalArgumentException("idleParkNanos must be positive: " + idleParkNanos);
-        }
-        if (readAheadBytes != 0 && readAheadBytes < aheadBytes) {
-            throw new IllegalArgumentException("the read-ahead distance must be 0 (off) or at least the pretouch "
-                    + "distance (" + aheadBytes + " bytes): " + readAheadBytes);
-        }
-        if (nextFileHeadBytes < 0) {
-            throw new IllegalArgumentException("the next file's head to read must be 0 (none) or positive: "
-                    + nextFileHeadBytes);
-        }
-        this.aheadBytes = aheadBytes;
-        this.readAheadBytes = readAheadBytes;
+        this.aheadBytes = settings.aheadBytes();
+        this.readAheadBytes = settings.readAheadBytes();
         this.readSlack = readAheadBytes / 2;
-        this.nextFileHeadBytes = readAheadBytes > 0 ? 0 : nextFileHeadBytes;
-        this.useReadAhead = readAheadBytes > 0 || nextFileHeadBytes > 0;
+        this.nextFileHeadBytes = readAheadBytes > 0 ? 0 : settings.nextFileHeadBytes();
+        this.useReadAhead = readAheadBytes > 0 || settings.nextFileHeadBytes() > 0;
         this.refillSlack = (long) aheadBytes / 2 / PAGE * PAGE;
-        this.idleParkNanos = idleParkNanos;
+        this.idleParkNanos = settings.idleParkNanos();
         this.useMadvise = nativeMemory.isAvailable();
+        this.recycler = settings.pageCacheKeepBytes() > 0
+                ? new PageCacheRecycler(nativeMemory, settings.pageCacheKeepBytes()) : null;
     }
 
     /** Keeps the pages ahead of the write position of {@code queue}'s newest file touched from now on. */
@@ -200,9 +163,10 @@ public final class CommitLogPretoucher {
         thread.setDaemon(true);
         thread.start();
         LOG.info("CommitLog pretoucher started: {} bytes ahead of the write position, by {}; read into the page "
-                + "cache {} bytes ahead, and the next file's first {} bytes before a roll", aheadBytes,
+                + "cache {} bytes ahead, and the next file's first {} bytes before a roll; page cache {}", aheadBytes,
                 useMadvise ? "madvise(MADV_POPULATE_WRITE)" : "atomic add of zero", readAheadBytes,
-                readAheadBytes > 0 ? "(read with the distance)" : nextFileHeadBytes);
+                readAheadBytes > 0 ? "(read with the distance)" : nextFileHeadBytes,
+                recycler == null ? "left to the kernel" : "given back behind the flushed position");
     }
 
     public synchronized void shutdown() {
@@ -236,6 +200,11 @@ public final class CommitLogPretoucher {
     /** Bytes read into the page cache ahead of the writers so far. */
     public long bytesReadAhead() {
         return bytesReadAhead.get();
+    }
+
+    /** Bytes of page cache behind the flushed position given back to the kernel so far (0 when that is off). */
+    public long bytesOfPageCacheDropped() {
+        return recycler == null ? 0 : recycler.bytesDropped();
     }
 
     /** True while pages are touched by {@code madvise}; false once it failed and the atomic touch took over. */
@@ -291,6 +260,12 @@ public final class CommitLogPretoucher {
         for (Watched w : watched) {
             done += touchAhead(w);
             done += readAhead(w);
+            if (recycler != null) {
+                long before = w.droppedUpTo;
+                w.droppedUpTo = recycler.dropBehind(w.queue, before);
+                // a step counts as work, so the thread looks again at once while the queue is far behind
+                done += before >= 0 && w.droppedUpTo > before ? 1 : 0;
+            }
         }
         return done;
     }
@@ -437,6 +412,8 @@ public final class CommitLogPretoucher {
         final MappedFileQueue queue;
         volatile MappedFile file;
         volatile int touchedEnd;
+        /** The queue offset up to which its page cache was given back (-1: not started); pretouch thread only. */
+        long droppedUpTo = -1;
         /** The newest file's reader, and the next file's (its head); used by the pretouch thread only. */
         PageCacheReadAhead current = new PageCacheReadAhead();
         PageCacheReadAhead next = new PageCacheReadAhead();

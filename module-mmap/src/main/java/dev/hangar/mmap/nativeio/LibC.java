@@ -49,4 +49,10 @@ public interface LibC extends Library {
 
     /** Allocates disk blocks for [offset, offset + length); returns 0 or an error number (errno is not set). */
     int posix_fallocate(int fd, long offset, long length);
+
+    /** {@code posix_fadvise} advice: drop the clean, unmapped pages of the range from the page cache. */
+    int POSIX_FADV_DONTNEED = 4;
+
+    /** Gives the kernel {@code advice} about [offset, offset + length); returns 0 or an error number. */
+    int posix_fadvise(int fd, long offset, long length, int advice);
 }

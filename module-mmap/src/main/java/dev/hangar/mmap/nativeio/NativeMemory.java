@@ -27,7 +27,7 @@ public final class NativeMemory {
     private final java.util.concurrent.atomic.AtomicBoolean preallocateWarned = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** The calls, for one warning per kind. */
-    enum Call { MLOCK, MUNLOCK, MADVISE }
+    enum Call { MLOCK, MUNLOCK, MADVISE, FADVISE }
 
     private final LibC libc;
     private final String unavailableReason;
@@ -148,6 +148,7 @@ public final class NativeMemory {
                 case MLOCK -> libc.mlock(address, size);
                 case MUNLOCK -> libc.munlock(address, size);
                 case MADVISE -> libc.madvise(address, size, advice);
+                case FADVISE -> throw new IllegalArgumentException("posix_fadvise takes a file, not a buffer");
             };
             if (rc == 0) {
                 return true;
@@ -202,6 +203,31 @@ public final class NativeMemory {
                     + Errno.describe(Native.getLastError(), false));
         }
         return true;
+    }
+
+    /**
+     * Drops the clean pages of {@code [offset, offset + length)} of {@code file} from the page cache
+     * ({@code posix_fadvise(POSIX_FADV_DONTNEED)}; pages still dirty or mapped by a page table are left). The data
+     * stays in the file; a later read brings it back from the disk. False (logged once) when that could not be done.
+     */
+    public boolean dropFromPageCache(Path file, long offset, long length) {
+        if (libc == null) {
+            return failed(Call.FADVISE, length, unavailableReason);
+        }
+        try {
+            int fd = libc.open(file.toString(), LibC.O_RDONLY);
+            if (fd < 0) {
+                return failed(Call.FADVISE, length, Errno.describe(Native.getLastError(), false));
+            }
+            try {
+                int rc = libc.posix_fadvise(fd, offset, length, LibC.POSIX_FADV_DONTNEED);
+                return rc == 0 || failed(Call.FADVISE, length, Errno.describe(rc, false));
+            } finally {
+                libc.close(fd);
+            }
+        } catch (LinkageError | RuntimeException e) {
+            return failed(Call.FADVISE, length, e.toString());
+        }
     }
 
     /** Closes a handle from {@link #openFileSystemHandle}. */

@@ -2,6 +2,7 @@ package dev.hangar.mmap.provider;
 
 import dev.hangar.mmap.allocate.AllocateMappedFileService;
 import dev.hangar.mmap.file.CommitLogPretoucher;
+import dev.hangar.mmap.file.PretouchSettings;
 import dev.hangar.mmap.file.DefaultMappedFile;
 import dev.hangar.mmap.file.MappedFileFactory;
 import dev.hangar.mmap.file.MappingBudget;
@@ -111,7 +112,8 @@ public final class DefaultMappedStorage implements MappedStorage {
             this.pool = null;
             // Under SYNC_FLUSH every put waits for a force: spare it write-protecting the written pages one by one.
             boolean unmapForcedPages = "SYNC_FLUSH".equals(config.get(StoreConfigKeys.FLUSH_DISK_TYPE))
-                    && config.get(StoreConfigKeys.SYNC_FLUSH_UNMAP_FORCED_PAGES);
+                    ? config.get(StoreConfigKeys.SYNC_FLUSH_UNMAP_FORCED_PAGES)
+                    : config.get(StoreConfigKeys.ASYNC_FLUSH_UNMAP_FORCED_PAGES);
             this.commitLogFiles = unmapForcedPages
                     ? (dir, offset, size) -> new UnmapBeforeForceMappedFile(dir, offset, size, this.nativeMemory)
                     : plainFiles;
@@ -121,9 +123,11 @@ public final class DefaultMappedStorage implements MappedStorage {
         // The write-window variant writes into a private mapping: touching the shared one ahead would not help it.
         this.writesThroughBuffer = writes != CommitLogWrites.THROUGH_MAPPING;
         this.pretoucher = config.get(StoreConfigKeys.WARM_MAPPED_FILE_ENABLE) && !writesThroughBuffer
-                ? new CommitLogPretoucher(nativeMemory, config.get(StoreConfigKeys.PRETOUCH_AHEAD_BYTES),
-                        readAheadDistance(config), config.get(StoreConfigKeys.PRETOUCH_NEXT_FILE_HEAD_BYTES),
-                        PRETOUCH_IDLE_PARK_NANOS)
+                ? new CommitLogPretoucher(nativeMemory, PretouchSettings.touchOnly(
+                                config.get(StoreConfigKeys.PRETOUCH_AHEAD_BYTES), PRETOUCH_IDLE_PARK_NANOS)
+                        .withReadAhead(readAheadDistance(config))
+                        .withNextFileHead(config.get(StoreConfigKeys.PRETOUCH_NEXT_FILE_HEAD_BYTES))
+                        .withPageCacheKeep(config.get(StoreConfigKeys.PAGE_CACHE_KEEP_BEHIND_BYTES)))
                 : null;
         this.allocator = new AllocateMappedFileService(commitLogFiles, pool,
                 config.get(StoreConfigKeys.FAST_FAIL_IF_NO_BUFFER_IN_STORE_POOL),

@@ -69,7 +69,8 @@ class CommitLogPretoucherTest {
 
     private long writerFaultsWithPretoucher(Path directory, NativeMemory nativeMemory) throws Exception {
         DefaultMappedFileQueue queue = commitLog(directory, nativeMemory);
-        CommitLogPretoucher pretoucher = new CommitLogPretoucher(nativeMemory, FILE_SIZE, 100_000);
+        CommitLogPretoucher pretoucher = new CommitLogPretoucher(nativeMemory,
+                PretouchSettings.touchOnly(FILE_SIZE, 100_000));
         pretoucher.watch(queue);
         pretoucher.start();
         try {
@@ -137,7 +138,8 @@ class CommitLogPretoucherTest {
                 new NativeMemory(null, "no libc in this test: the atomic touch")}) {
             DefaultMappedFileQueue queue = commitLog(dir.resolve(String.valueOf(System.nanoTime())), nativeMemory);
             // one page ahead: the pretoucher works right at the writer's heels the whole time
-            CommitLogPretoucher pretoucher = new CommitLogPretoucher(nativeMemory, PAGE, 1_000);
+            CommitLogPretoucher pretoucher = new CommitLogPretoucher(nativeMemory,
+                    PretouchSettings.touchOnly(PAGE, 1_000));
             pretoucher.watch(queue);
             byte[] expected = new byte[FILE_SIZE];
             try {
@@ -183,7 +185,8 @@ class CommitLogPretoucherTest {
     @Test
     void theNewestFileIsFollowedAfterARollAndTouchedOnlyAheadOfTheWriter() throws Exception {
         DefaultMappedFileQueue queue = commitLog(dir, NativeMemory.system());
-        CommitLogPretoucher pretoucher = new CommitLogPretoucher(NativeMemory.system(), 8 * PAGE, 100_000);
+        CommitLogPretoucher pretoucher = new CommitLogPretoucher(NativeMemory.system(),
+                PretouchSettings.touchOnly(8 * PAGE, 100_000));
         pretoucher.watch(queue);
         try {
             MappedFile first = queue.getLastMappedFile(0, true);
@@ -211,7 +214,7 @@ class CommitLogPretoucherTest {
     @Test
     void aDistanceShorterThanAPageIsRefusedWithTheReason() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new CommitLogPretoucher(NativeMemory.system(), 100, 1000));
+                () -> PretouchSettings.touchOnly(100, 1000));
         assertTrue(e.getMessage().contains("at least one page"), e.getMessage());
     }
 }

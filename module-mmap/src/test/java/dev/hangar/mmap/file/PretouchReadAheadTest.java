@@ -68,7 +68,8 @@ class PretouchReadAheadTest {
     private static long pagesBroughtInPastTheTouchedDistance(Path directory, int readAhead) throws IOException {
         NativeMemory nativeMemory = NATIVE;
         DefaultMappedFileQueue queue = commitLog(directory, 64 * MIB, nativeMemory);
-        CommitLogPretoucher pretoucher = new CommitLogPretoucher(nativeMemory, TOUCH_AHEAD, readAhead, 1_000_000);
+        CommitLogPretoucher pretoucher = new CommitLogPretoucher(nativeMemory,
+                PretouchSettings.touchOnly(TOUCH_AHEAD, 1_000_000).withReadAhead(readAhead));
         try {
             pretoucher.watch(queue);
             MappedFile newest = queue.getLastMappedFile(0, true);
@@ -108,8 +109,8 @@ class PretouchReadAheadTest {
         NativeMemory nativeMemory = NATIVE;
         int fileSize = 16 * MIB;
         DefaultMappedFileQueue queue = commitLog(directory, fileSize, nativeMemory);
-        CommitLogPretoucher pretoucher = new CommitLogPretoucher(nativeMemory, TOUCH_AHEAD, readAhead, nextFileHead,
-                1_000_000);
+        CommitLogPretoucher pretoucher = new CommitLogPretoucher(nativeMemory, PretouchSettings.touchOnly(TOUCH_AHEAD,
+                1_000_000).withReadAhead(readAhead).withNextFileHead(nextFileHead));
         DefaultMappedFile next = null;
         try {
             pretoucher.watch(queue);
@@ -171,7 +172,8 @@ class PretouchReadAheadTest {
     void stepsWaitingForANextFileNotCreatedYetAllocateNothing() throws IOException {
         int fileSize = 16 * MIB;
         DefaultMappedFileQueue queue = commitLog(dir, fileSize, NATIVE);
-        CommitLogPretoucher pretoucher = new CommitLogPretoucher(NATIVE, TOUCH_AHEAD, 0, 8 * MIB, 1_000_000);
+        CommitLogPretoucher pretoucher = new CommitLogPretoucher(NATIVE,
+                PretouchSettings.touchOnly(TOUCH_AHEAD, 1_000_000).withNextFileHead(8 * MIB));
         try {
             pretoucher.watch(queue);
             MappedFile newest = queue.getLastMappedFile(0, true);
@@ -200,7 +202,7 @@ class PretouchReadAheadTest {
     @Test
     void aReadDistanceShorterThanTheTouchDistanceIsRefusedWithTheReason() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new CommitLogPretoucher(NativeMemory.system(), 4 * MIB, MIB, 1000));
+                () -> PretouchSettings.touchOnly(4 * MIB, 1000).withReadAhead(MIB));
         assertTrue(e.getMessage().contains("0 (off) or at least the pretouch distance"), e.getMessage());
     }
 }

@@ -93,4 +93,12 @@ public final class RecordingLibC implements LibC {
         fallocates.incrementAndGet();
         return fallocateResult;
     }
+
+    public final AtomicInteger fadvises = new AtomicInteger();
+
+    @Override
+    public int posix_fadvise(int fd, long offset, long length, int advice) {
+        fadvises.incrementAndGet();
+        return 0;
+    }
 }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The mmap variant's CommitLog files unmap the pages a force covers under SYNC_FLUSH (unless
- * {@code syncFlushUnmapForcedPages=false}), and never under ASYNC_FLUSH, nor for other queues.
+ * {@code syncFlushUnmapForcedPages=false}), under ASYNC_FLUSH only with {@code asyncFlushUnmapForcedPages=true}, and
+ * never for other queues.
  */
 class UnmapBeforeForceSelectionTest {
     private static final int FILE_SIZE = 1 << 20;
@@ -40,6 +41,12 @@ class UnmapBeforeForceSelectionTest {
     void syncFlushCommitLogFilesUnmapForcedPages() throws IOException {
         assertInstanceOf(UnmapBeforeForceMappedFile.class, firstFile(
                 StoreConfig.builder().set(StoreConfigKeys.FLUSH_DISK_TYPE, "SYNC_FLUSH"), QueueRole.COMMIT_LOG));
+    }
+
+    @Test
+    void asyncFlushCommitLogFilesUnmapForcedPagesWhenAsked() throws IOException {
+        assertInstanceOf(UnmapBeforeForceMappedFile.class, firstFile(StoreConfig.builder()
+                .set(StoreConfigKeys.ASYNC_FLUSH_UNMAP_FORCED_PAGES, true), QueueRole.COMMIT_LOG));
     }
 
     @Test

@@ -74,6 +74,10 @@ public final class StoreConfigKeys {
                     + " never written again) out of the process's mapping (madvise MADV_DONTNEED; the bytes stay in"
                     + " the page cache), so write-back need not write-protect and TLB-flush them one by one; readers"
                     + " map them again read-only on their next read"));
+    public static final ConfigKey<Boolean> ASYNC_FLUSH_UNMAP_FORCED_PAGES = add(boolKey("asyncFlushUnmapForcedPages",
+            false, "ASYNC_FLUSH with mappedFile=mmap: the same as syncFlushUnmapForcedPages for the async flush's"
+                    + " forces (every flushIntervalCommitLog ms): the written pages leave the mapping first, so their"
+                    + " write-back sends no TLB-flush interrupt per page to the other CPUs (where the writer runs)"));
     public static final ConfigKey<Integer> FLUSH_INTERVAL_CONSUME_QUEUE = add(intKey("flushIntervalConsumeQueue", 1000,
             1, MAX, "ConsumeQueue/index flush period in ms"));
     public static final ConfigKey<Integer> FLUSH_CONSUME_QUEUE_LEAST_PAGES = add(intKey("flushConsumeQueueLeastPages", 2,
@@ -113,6 +117,13 @@ public final class StoreConfigKeys {
             + "file's end. The touch distance stops at a file's end, so without this the writer's first store after "
             + "every roll faults on a page not in the cache, and the kernel's read-around zero-fills up to "
             + "read_ahead_kb inside that put (20-50 ms on a VM). 0 turns it off"));
+    public static final ConfigKey<Long> PAGE_CACHE_KEEP_BEHIND_BYTES = add(longKey("pageCacheKeepBehindBytes",
+            0L, 0L, Long.MAX_VALUE, "With the pretoucher (warmMapedFileEnable): CommitLog bytes behind the flushed "
+            + "position left in the page cache; the pretoucher gives older pages back to the kernel (madvise and "
+            + "posix_fadvise DONTNEED), so the pages made ahead of the writer reuse memory just freed. On a VM that "
+            + "returns free memory to its host a page made from never-used memory costs ~7 us, a reused one ~1.5 us "
+            + "(docs/PERFORMANCE.md). Readers further behind read from the disk. 0 (default) leaves the page cache to "
+            + "the kernel; else at least 8 MiB"));
     public static final ConfigKey<Integer> FLUSH_LEAST_PAGES_WHEN_WARM_MAPPED_FILE = add(intKey(
             "flushLeastPagesWhenWarmMapedFile", 4096, 1, MAX, "Accepted for compatibility and ignored: the "
             + "pretoucher (warmMapedFileEnable) changes no byte, so there is nothing to force"));
