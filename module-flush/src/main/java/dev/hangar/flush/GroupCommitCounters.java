@@ -134,6 +134,16 @@ final class GroupCommitCounters {
         return forces;
     }
 
+    /** Summed over the puts timed so far: nanoseconds from registering until their force started. */
+    long putNanosBeforeForce() {
+        return putNanosBeforeForce;
+    }
+
+    /** Summed over the puts timed so far: nanoseconds from their force's start (or their later registration) to its end. */
+    long putNanosInForce() {
+        return putNanosInForce;
+    }
+
     long gathers() {
         return gathers;
     }
