@@ -97,6 +97,8 @@ public final class BenchRun {
         StallCensus census = StallCensus.ENABLED && w.isPaced() && n == 1
                 ? new StallCensus(w.callsPerThread()) : null;
         List<Thread> writers = new ArrayList<>();
+        // CPU, faults and sleeps per message by thread, logged per round: counts a loaded machine does not distort
+        ThreadCpu cpu = ThreadCpu.start();
         for (int t = 0; t < n; t++) {
             int thread = t;
             latencies[t] = new LatencyHistogram();
@@ -114,6 +116,7 @@ public final class BenchRun {
                 }
                 if (w.inflight() > 1) {
                     allocated[thread] = putInFlight(putter, w, thread, lat, failures, slowAnswers, threads);
+                    cpu.finished("bench-writer");
                     return;
                 }
                 PacedSchedule schedule = w.isPaced() ? new PacedSchedule(startNanos[0], w.intervalNanos()) : null;
@@ -154,6 +157,7 @@ public final class BenchRun {
                 if (census != null) {
                     census.closeOnWriter();
                 }
+                cpu.finished("bench-writer");
             }, "bench-writer-" + t);
             writers.add(writer);
             writer.start();
@@ -176,6 +180,7 @@ public final class BenchRun {
         long putsDone = System.nanoTime();
         awaitReadable(engine, cursor, w, begin);
         long readable = System.nanoTime();
+        LOG.info("{} {} round {}: {}", w.name(), engine.name(), round, cpu.perMessage(w.effectiveMessages()));
         for (int t = 0; t < n; t++) { // after the clock: logging is not the engine's time
             slowPuts[t].log(LOG, w.name() + " " + engine.name() + " round " + round + " writer " + t, begin);
         }

@@ -30,6 +30,36 @@ final class GroupCommitCounters {
     private long expectedWhenRanOut;
     private long backWhenRanOut;
     private long forcesStartedAtOnce;
+    /** Time the flush thread spent telling released puts (sweep + completions), and parked with nothing to force. */
+    private long releaseNanos;
+    private long idleNanos;
+    /** The puts' registration to deadline span, so a deadline tells when its put registered. */
+    private final long timeoutNanos;
+    /** The force being swept: when it started and returned. */
+    private long forceStartNanos;
+    private long forceEndNanos;
+    /**
+     * Over the puts told {@code PUT_OK}: the time from registering until the force that covered them started (0 for
+     * a put that registered while it ran), and from then until it returned.
+     */
+    private long putsTimed;
+    private long putNanosBeforeForce;
+    private long putNanosInForce;
+
+    GroupCommitCounters() {
+        this(0);
+    }
+
+    /** @param timeoutNanos how long after registering a put's deadline is (to tell when it registered) */
+    GroupCommitCounters(long timeoutNanos) {
+        this.timeoutNanos = timeoutNanos;
+    }
+
+    /** The force about to be swept started at {@code startNanos} and returned at {@code endNanos}. */
+    void forceSpan(long startNanos, long endNanos) {
+        forceStartNanos = startNanos;
+        forceEndNanos = endNanos;
+    }
     /** Puts of the current sweep that waited for more than one force; taken by {@link #takeSweptAfterMoreForces()}. */
     private int sweptAfterMoreForces;
 
@@ -39,6 +69,29 @@ final class GroupCommitCounters {
         forcedBytes += bytes;
         forceNanos += nanos;
         putsPerForce[puts == 0 ? 0 : Math.min(PUTS_BUCKETS - 1, 64 - Long.numberOfLeadingZeros(puts))]++;
+    }
+
+    /** One release after a force: the sweep of the waiting table and the telling of every put it removed. */
+    void released(long nanos) {
+        releaseNanos += nanos;
+    }
+
+    /** One wait of the flush thread for work (nothing written beyond the flushed position, or a retry pause). */
+    void idled(long nanos) {
+        idleNanos += nanos;
+    }
+
+    /**
+     * As {@link #waited(long)}, for a put whose deadline was {@code deadlineNanos}: also splits its wait at the start
+     * of the force that covered it (see {@link #forceSpan}).
+     */
+    void waited(long forces, long deadlineNanos) {
+        waited(forces);
+        long registered = deadlineNanos - timeoutNanos;
+        long inForceFrom = registered - forceStartNanos > 0 ? registered : forceStartNanos;
+        putsTimed++;
+        putNanosBeforeForce += inForceFrom - registered;
+        putNanosInForce += forceEndNanos - inForceFrom;
     }
 
     /** A put told {@code PUT_OK} after {@code forces} forces completed since it registered (at least one). */
@@ -81,6 +134,16 @@ final class GroupCommitCounters {
         return forces;
     }
 
+    /** Summed over the puts timed so far: nanoseconds from registering until their force started. */
+    long putNanosBeforeForce() {
+        return putNanosBeforeForce;
+    }
+
+    /** Summed over the puts timed so far: nanoseconds from their force's start (or their later registration) to its end. */
+    long putNanosInForce() {
+        return putNanosInForce;
+    }
+
     long gathers() {
         return gathers;
     }
@@ -104,6 +167,10 @@ final class GroupCommitCounters {
         return "forces " + forces
                 + ", bytes/force " + forcedBytes / f
                 + ", us/force " + forceNanos / f / 1_000
+                + ", us/release " + releaseNanos / f / 1_000
+                + ", ms idle " + idleNanos / 1_000_000
+                + ", a put's wait us: until its force started " + putNanosBeforeForce / Math.max(1, putsTimed) / 1_000
+                + ", in it " + putNanosInForce / Math.max(1, putsTimed) / 1_000
                 + ", puts/force log2 histogram [0,1,2-3,4-7,..,256+] " + Arrays.toString(putsPerForce)
                 + ", puts that waited 1/2/3/4+ forces " + Arrays.toString(forcesWaited)
                 + ", next force at once " + forcesStartedAtOnce

@@ -81,7 +81,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
     private final WaitingPuts waiting = new WaitingPuts();
     /** Reused by the flush thread for every release. */
     private final WaitingPuts.Batch released = new WaitingPuts.Batch();
-    private final GroupCommitCounters counters = new GroupCommitCounters();
+    private final GroupCommitCounters counters;
     /** Forces that moved the flushed position so far; written by the flush thread only. */
     private volatile long forcesDone;
     /**
@@ -107,6 +107,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
         this.failures = new DiskFailureReporter(GroupCommitFlushProvider.NAME, context.health(), statistics);
         this.flusher = new CheckpointingFlusher(target, context.checkpoint(), statistics, failures);
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.syncFlushTimeoutMillis());
+        this.counters = new GroupCommitCounters(timeoutNanos);
         this.watcher = new FlushDeadlineWatcher(waiting, target::flushedWhere, settings.syncFlushTimeoutMillis());
         this.worker = new ServiceWorker(THREAD_NAME, this::run);
     }
@@ -197,7 +198,9 @@ final class GroupCommitFlushService implements FlushCommitLogService {
                 LOG.error("{}: unexpected failure in a group commit round", THREAD_NAME, e);
             }
             if (!progressed) {
+                long idleStart = System.nanoTime();
                 worker.await(nextWaitMillis(), true);
+                counters.idled(System.nanoTime() - idleStart);
             } else {
                 gatherReturningWriters();
             }
@@ -254,10 +257,13 @@ final class GroupCommitFlushService implements FlushCommitLogService {
             release(false);
             return false;
         }
-        lastRoundNanos = System.nanoTime() - startNanos;
+        long forcedNanos = System.nanoTime();
+        lastRoundNanos = forcedNanos - startNanos;
         forcesDone = forcesDone + 1; // the only writer: before the sweep, so it counts this force
+        counters.forceSpan(startNanos, forcedNanos);
         lastReleased = release(false);
         counters.force(moved, lastRoundNanos, lastReleased);
+        counters.released(System.nanoTime() - forcedNanos);
         return true;
     }
 

@@ -117,7 +117,7 @@ final class WaitingPuts {
                 if (endOffsets[i] <= flushedWhere) {
                     out.add(waiters[i], PutMessageStatus.PUT_OK);
                     if (counters != null) {
-                        counters.waited(forcesDone - forcesAtAdd[i]);
+                        counters.waited(forcesDone - forcesAtAdd[i], deadlines[i]);
                     }
                 } else if (failOthers || deadlines[i] - nowNanos <= 0) {
                     out.add(waiters[i], PutMessageStatus.FLUSH_DISK_TIMEOUT);

@@ -180,7 +180,7 @@ final class PutPipeline {
                     "could not create a commit-log file (not writable?)"), begin);
         }
         rt.retention().diskMonitor().onAppended(r.wroteBytes());
-        rt.reput().wakeup();
+        rt.reput().appended();
         return r;
     }
 

@@ -255,6 +255,12 @@ final class StoreRuntime implements AutoCloseable {
         b.plugins = new PluginDispatch(b.dispatchers, commitLog, dispatchableEnd);
         b.reput = new ReputMessageService(commitLog, b.dispatchers, dispatchableEnd, q::getMaxWrotePosition,
                 delayLevels, stats, b.plugins);
+        if (sync) {
+            // records become dispatchable when forced: the force wakes the dispatch thread, not every put
+            ReputMessageService reput = b.reput;
+            b.flushTarget.afterFlush(reput::wakeup);
+            reput.wokenByVisibleEnd();
+        }
         long minPhy = Math.max(0, commitLog.getMinOffset());
         long from = Math.min(Math.min(b.dispatchers.minDurableOffset(), end), report.firstUndispatched());
         if (!lastExitOk) {

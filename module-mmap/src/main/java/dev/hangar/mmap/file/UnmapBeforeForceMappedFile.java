@@ -28,8 +28,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * that maps it (and its neighbours) again read-only, with the same bytes. When {@code madvise} fails (no native
  * library, or the file is mlocked) the force proceeds as before: time, not data, is lost.
  *
- * <p>Thread-safety: as {@link DefaultMappedFile}; the drop runs on the flushing thread inside the force, holding
- * the reference the force holds.
+ * <p>Small folios while the file is written: from its first force until a force reaches its end, the mapping is
+ * advised {@code MADV_RANDOM}, so a fault on a page not in the page cache (the pretoucher's, or the writer's) reads
+ * no pages around it and the page cache holds the file in 4 KiB folios. Without it the kernel's read-around fills
+ * the cache ahead of the writer with large folios (up to 2 MiB on this project's 6.18 kernel, whose ext4 has large
+ * folios). A store through the mapping dirties a whole folio, and write-back writes whole folios: every force
+ * wrote the 2 MiB folio holding the write position again, 2.25x the bytes forced in the store-less probe of
+ * docs/PERFORMANCE.md (section "SYNC_FLUSH in flight: ..."), and the same folio once per force until the writer
+ * left it. With the advice each force writes only the pages it covers. Once the file is complete the advice is
+ * taken back ({@code MADV_NORMAL}): readers of a full file from disk get read-around again.
+ *
+ * <p>Thread-safety: as {@link DefaultMappedFile}; the drop and the advice run on the flushing thread inside the
+ * force, holding the reference the force holds.
  */
 public final class UnmapBeforeForceMappedFile extends DefaultMappedFile {
     /** The kernel's page size (-1 when unknown: then nothing is dropped); see {@link CopyOnWriteMappedFile#PAGE}. */
@@ -44,6 +54,10 @@ public final class UnmapBeforeForceMappedFile extends DefaultMappedFile {
     private final NativeMemory nativeMemory;
     /** Bytes taken out of the mapping before forces, for tests and diagnostics. */
     private final AtomicLong unmappedBytes = new AtomicLong();
+    /** The mapping's read advice: {@link LibC#MADV_NORMAL} until the first force, then random until complete. */
+    private volatile int advice = LibC.MADV_NORMAL;
+    /** Set once the file was complete and its advice taken back (or could not be given): no further calls. */
+    private volatile boolean adviceDone;
 
     public UnmapBeforeForceMappedFile(Path directory, long fileFromOffset, int fileSize, NativeMemory nativeMemory)
             throws IOException {
@@ -53,8 +67,37 @@ public final class UnmapBeforeForceMappedFile extends DefaultMappedFile {
 
     @Override
     protected void forceToDisk(int from, int to) throws IOException {
+        boolean complete = to >= fileSize();
+        if (!complete) {
+            advise(LibC.MADV_RANDOM);
+        }
         unmapWholePages(from, to);
         super.forceToDisk(from, to);
+        if (complete) {
+            advise(LibC.MADV_NORMAL);
+            adviceDone = true;
+        }
+    }
+
+    /** Gives the whole mapping {@code wanted} read advice unless it has it; one native call per change. */
+    private void advise(int wanted) {
+        if (adviceDone || advice == wanted) {
+            return;
+        }
+        MappedByteBuffer mapping = mappingForPretouch();
+        if (mapping == null) {
+            return;
+        }
+        if (nativeMemory.madvise(mapping, fileSize(), wanted)) {
+            advice = wanted;
+        } else {
+            adviceDone = true; // no native calls here: the file behaves as before, nothing to take back
+        }
+    }
+
+    /** The read advice the mapping has now ({@link LibC#MADV_NORMAL} or {@link LibC#MADV_RANDOM}); for tests. */
+    int advice() {
+        return advice;
     }
 
     private void unmapWholePages(int from, int to) {

@@ -10,6 +10,10 @@ import com.sun.jna.Pointer;
  * Thread-safe (plain libc calls); use it through {@link NativeMemory}, which turns failures into one warning.
  */
 public interface LibC extends Library {
+    /** {@code madvise} advice: no special treatment (the default read-around on faults). */
+    int MADV_NORMAL = 0;
+    /** {@code madvise} advice: expect page references in random order, so a fault reads no pages around it. */
+    int MADV_RANDOM = 1;
     /** {@code madvise} advice: the pages will be needed soon, read them ahead. */
     int MADV_WILLNEED = 3;
     /** {@code madvise} advice: the pages are not needed any more. */

@@ -73,7 +73,9 @@ public final class StoreConfigKeys {
             "SYNC_FLUSH with mappedFile=mmap: before each CommitLog force, take the pages it covers wholly (written,"
                     + " never written again) out of the process's mapping (madvise MADV_DONTNEED; the bytes stay in"
                     + " the page cache), so write-back need not write-protect and TLB-flush them one by one; readers"
-                    + " map them again read-only on their next read"));
+                    + " map them again read-only on their next read. Also advises the mapping of the file being"
+                    + " written MADV_RANDOM until it is complete, so the page cache holds it in 4 KiB folios (with"
+                    + " read-around, large folios were written whole by every force)"));
     public static final ConfigKey<Boolean> ASYNC_FLUSH_UNMAP_FORCED_PAGES = add(boolKey("asyncFlushUnmapForcedPages",
             false, "ASYNC_FLUSH with mappedFile=mmap: the same as syncFlushUnmapForcedPages for the async flush's"
                     + " forces (every flushIntervalCommitLog ms): the written pages leave the mapping first, so their"

@@ -7,12 +7,14 @@ import java.io.IOException;
 /**
  * The CommitLog's mapped-file queue seen as a {@link FlushTarget}. With a write buffer, a commit is what makes
  * appends readable: {@link #afterCommit} tells whoever ships readable bytes (a master's replication) that the
- * readable end moved.
+ * readable end moved. Under sync flush a force is what makes appends dispatchable: {@link #afterFlush} tells the
+ * dispatch thread.
  */
 public final class CommitLogFlushTarget implements FlushTarget {
     private static final Runnable NOBODY = () -> { };
     private final MappedFileQueue queue;
     private volatile Runnable committed = NOBODY;
+    private volatile Runnable flushed = NOBODY;
 
     public CommitLogFlushTarget(MappedFileQueue queue) {
         this.queue = queue;
@@ -23,9 +25,22 @@ public final class CommitLogFlushTarget implements FlushTarget {
         this.committed = listener == null ? NOBODY : listener;
     }
 
+    /**
+     * Runs {@code listener} on the flushing thread after each flush that moved the flushed position (under sync
+     * flush the position up to which records may be dispatched).
+     */
+    public void afterFlush(Runnable listener) {
+        this.flushed = listener == null ? NOBODY : listener;
+    }
+
     @Override
     public boolean flush(int leastPages) throws IOException {
-        return queue.flush(leastPages);
+        long before = queue.getFlushedWhere();
+        boolean nothing = queue.flush(leastPages);
+        if (queue.getFlushedWhere() != before) {
+            flushed.run();
+        }
+        return nothing;
     }
 
     @Override

@@ -76,6 +76,12 @@ public final class ReputMessageService implements Runnable {
     private volatile boolean sleeping;
     /** When the last pass dispatched something (dispatch thread only). */
     private long lastDispatchNanos;
+    /**
+     * Set when whoever moves the visible end wakes this thread itself (the sync flush, after each force): then an
+     * append, not visible until that move, does not wake it, and while written bytes wait to become visible it
+     * parks until woken instead of looking again every {@link #PENDING_PARK_NANOS}.
+     */
+    private volatile boolean wokenByVisibleEnd;
     /** Unparks by {@link #wakeup()}: how often a put paid for waking this thread. */
     private final AtomicLong wakeupsSent = new AtomicLong();
     private volatile Thread thread;
@@ -155,6 +161,25 @@ public final class ReputMessageService implements Runnable {
         }
     }
 
+    /**
+     * From now on the visible end's mover calls {@link #wakeup()} after each move (see {@link #wokenByVisibleEnd}):
+     * {@link #appended()} stops waking this thread.
+     */
+    public void wokenByVisibleEnd() {
+        wokenByVisibleEnd = true;
+    }
+
+    /**
+     * An append reached the written end: wakes a sleeping dispatch thread, unless the appended bytes become visible
+     * only when the visible end's mover says so. Under sync flush a put's bytes are dispatched after the force that
+     * covers them; a wake-up per put found nothing new to dispatch (docs/PERFORMANCE.md).
+     */
+    public void appended() {
+        if (!wokenByVisibleEnd) {
+            wakeup();
+        }
+    }
+
     /** How many times {@link #wakeup()} unparked the dispatch thread (each a syscall on the caller's thread). */
     public long wakeupsSent() {
         return wakeupsSent.get();
@@ -200,7 +225,8 @@ public final class ReputMessageService implements Runnable {
                     long end = visibleEnd.getAsLong();
                     if (end == seenEnd && !stopped) {
                         boolean pending = writtenEnd.getAsLong() > end || behindBytes() > 0;
-                        LockSupport.parkNanos(this, pending ? PENDING_PARK_NANOS : IDLE_PARK_NANOS);
+                        LockSupport.parkNanos(this, pending && !wokenByVisibleEnd ? PENDING_PARK_NANOS
+                                : IDLE_PARK_NANOS);
                     }
                     sleeping = false;
                 }
