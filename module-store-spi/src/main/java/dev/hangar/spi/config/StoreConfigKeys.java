@@ -50,9 +50,7 @@ public final class StoreConfigKeys {
     public static final ConfigKey<Integer> FLUSH_INTERVAL_COMMIT_LOG = add(intKey("flushIntervalCommitLog", 500, 1,
             MAX, "Async flush period in ms"));
     public static final ConfigKey<Integer> FLUSH_COMMIT_LOG_LEAST_PAGES = add(intKey("flushCommitLogLeastPages", 4, 0,
-            MAX, "Dirty 4 KiB pages needed before an async flush; it flushes whole pages only, so the page"
-                    + " still being written waits for the next flush (or the thorough one) and the writer never"
-                    + " waits for its write-back"));
+            MAX, "Dirty 4 KiB pages needed before an async flush"));
     public static final ConfigKey<Integer> FLUSH_COMMIT_LOG_THOROUGH_INTERVAL = add(intKey(
             "flushCommitLogThoroughInterval", 10_000, 0, MAX, "Flush everything at least this often, in ms"));
     public static final ConfigKey<Boolean> FLUSH_COMMIT_LOG_TIMED = add(boolKey("flushCommitLogTimed", true,
