@@ -297,9 +297,8 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
             throw new IllegalArgumentException("leastPages must not be negative: " + leastPages);
         }
         int flushed = flushedPosition.get();
-        boolean full = isFull();
-        int target = DirtyPages.flushEnd(readPosition(), full, leastPages);
-        if (!DirtyPages.worthPersisting(flushed, target, full, leastPages)) {
+        int target = readPosition();
+        if (!DirtyPages.worthPersisting(flushed, target, isFull(), leastPages)) {
             return flushed;
         }
         if (!hold()) {

@@ -29,17 +29,4 @@ public final class DirtyPages {
         }
         return true;
     }
-
-    /**
-     * Where a flush of the bytes written so far ends. A flush that waits for whole pages ({@code leastPages > 0}:
-     * the asynchronous flushers) stops at the page boundary below {@code written}, so it never writes back the page
-     * the writer is still filling: writing a page back locks it and, through a mapping, write-protects it, so the
-     * writer's next store into it (a put through the mapping, a replica's {@code pwrite}) waited for the flusher's
-     * I/O and took a fault. That page is flushed once the writer has left it, or by a flush of any byte
-     * ({@code leastPages == 0}: the thorough interval, SYNC_FLUSH, shutdown), which like a full file's flush goes to
-     * {@code written} itself.
-     */
-    public static int flushEnd(int written, boolean full, int leastPages) {
-        return full || leastPages == 0 ? written : written & -OS_PAGE_SIZE;
-    }
 }
