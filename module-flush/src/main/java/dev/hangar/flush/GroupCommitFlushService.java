@@ -47,8 +47,13 @@ import org.slf4j.LoggerFactory;
  * failure is counted, marks the store not writable once, the waiting puts complete {@code FLUSH_DISK_TIMEOUT}, and
  * later rounds retry, so puts succeed again once the disk recovers.
  *
- * <p>Waiters are told on the flush thread (or the watcher's): callers should attach slow work to the
- * {@link #handle} futures with the {@code *Async} stages. Thread-safety: {@link #handle}, {@link #awaitFlush},
+ * <p>Telling the released puts does not hold back the next force: a release of more than
+ * {@link PutReleaser#TOLD_INLINE_AT_MOST} puts (many puts in flight) is told by the {@link PutReleaser}'s thread
+ * while the flush thread starts the next force; a smaller one (closed-loop writers, who wait for their answer) is
+ * told at once by the flush thread, saving a second thread's wake-up per put.
+ *
+ * <p>Waiters are told on the flush thread, the release thread or the watcher's: callers should attach slow work to
+ * the {@link #handle} futures with the {@code *Async} stages. Thread-safety: {@link #handle}, {@link #awaitFlush},
  * {@link #wakeup}, {@link #statistics} from any thread; {@link #start} and {@link #shutdown} once each. Shutdown
  * flushes everything and tells every waiter.
  */
@@ -79,8 +84,8 @@ final class GroupCommitFlushService implements FlushCommitLogService {
     private final CheckpointingFlusher flusher;
     private final DiskFailureReporter failures;
     private final WaitingPuts waiting = new WaitingPuts();
-    /** Reused by the flush thread for every release. */
-    private final WaitingPuts.Batch released = new WaitingPuts.Batch();
+    /** Tells the puts of each release: large ones on its own thread, so the next force need not wait for them. */
+    private final PutReleaser releaser = new PutReleaser();
     private final GroupCommitCounters counters;
     /** Forces that moved the flushed position so far; written by the flush thread only. */
     private volatile long forcesDone;
@@ -114,6 +119,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
 
     @Override
     public void start() {
+        releaser.start();
         watcher.start();
         worker.start();
         LOG.info("{} started: syncFlushTimeout {} ms", THREAD_NAME, settings.syncFlushTimeoutMillis());
@@ -169,12 +175,16 @@ final class GroupCommitFlushService implements FlushCommitLogService {
         if (!shutDown.compareAndSet(false, true)) {
             return;
         }
+        boolean flushThreadEnded = true;
         if (worker.isStarted()) {
             worker.stop();
-            worker.join(RealtimeFlushService.SHUTDOWN_JOIN_MILLIS);
+            flushThreadEnded = worker.join(RealtimeFlushService.SHUTDOWN_JOIN_MILLIS);
         } else {
             finishBeforeStop();
         }
+        if (flushThreadEnded) {
+            releaser.stop(RealtimeFlushService.SHUTDOWN_JOIN_MILLIS); // after telling what was handed off last
+        } // else the release thread stays to tell what a flush thread that hung in a force hands off later
         closed = true;
         watcher.stop(RealtimeFlushService.SHUTDOWN_JOIN_MILLIS);
         // Normally none is left; some are if the flush thread hung in a force past the join bound.
@@ -298,16 +308,22 @@ final class GroupCommitFlushService implements FlushCommitLogService {
 
     /**
      * Tells {@code PUT_OK} every waiter the flushed position covers (read now, after the force), and
-     * {@code FLUSH_DISK_TIMEOUT} the others when {@code failUncovered} or past their deadline.
+     * {@code FLUSH_DISK_TIMEOUT} the others when {@code failUncovered} or past their deadline: here, or for more than
+     * {@link PutReleaser#TOLD_INLINE_AT_MOST} puts on the release thread. Returns how many get {@code PUT_OK}.
      */
     private int release(boolean failUncovered) {
+        WaitingPuts.Batch released = releaser.claim();
         waiting.sweep(target.flushedWhere(), System.nanoTime(), failUncovered, released, forcesDone, counters);
         lastKept = waiting.size();
         int told = released.size();
         int waitedMoreThanOneForce = counters.takeSweptAfterMoreForces();
-        int acknowledged = released.tell();
+        int acknowledged = released.acknowledged();
         if (acknowledged > 0) {
+            // Before anyone is told: a put's caller that then reads the statistics finds its put counted.
             statistics.recordGroupCommit(acknowledged, waitedMoreThanOneForce);
+        }
+        if (releaser.handOff(released)) {
+            counters.handedOff();
         }
         if (failUncovered && told > acknowledged) {
             LOG.warn("{}: {} waiting put(s) completed FLUSH_DISK_TIMEOUT because the force failed", THREAD_NAME,

@@ -3,6 +3,8 @@ package dev.hangar.flush;
 import dev.hangar.spi.flush.FlushWaiter;
 import dev.hangar.spi.store.PutMessageStatus;
 import java.util.Arrays;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The puts waiting for a force, keyed by their end offset: three parallel arrays (waiter, end offset, deadline)
@@ -18,6 +20,7 @@ import java.util.Arrays;
  * <p>Thread-safety: every method from any thread; a {@link Batch} belongs to one thread.
  */
 final class WaitingPuts {
+    private static final Logger LOG = LoggerFactory.getLogger(WaitingPuts.class);
     private static final int INITIAL_CAPACITY = 64;
 
     private final Object lock = new Object();
@@ -33,6 +36,7 @@ final class WaitingPuts {
         private FlushWaiter[] waiters = new FlushWaiter[INITIAL_CAPACITY];
         private PutMessageStatus[] statuses = new PutMessageStatus[INITIAL_CAPACITY];
         private int size;
+        private int acknowledged;
 
         private void add(FlushWaiter waiter, PutMessageStatus status) {
             if (size == waiters.length) {
@@ -41,27 +45,38 @@ final class WaitingPuts {
             }
             waiters[size] = waiter;
             statuses[size++] = status;
+            if (status == PutMessageStatus.PUT_OK) {
+                acknowledged++;
+            }
         }
 
         /** Tells every removed waiter its status (outside the table's monitor); returns how many got {@code PUT_OK}. */
         int tell() {
-            int ok = 0;
+            int ok = acknowledged;
             for (int i = 0; i < size; i++) {
                 PutMessageStatus status = statuses[i];
-                if (status == PutMessageStatus.PUT_OK) {
-                    ok++;
-                }
                 FlushWaiter waiter = waiters[i];
                 waiters[i] = null;
                 statuses[i] = null;
-                waiter.flushed(status);
+                try {
+                    waiter.flushed(status);
+                } catch (RuntimeException e) {
+                    // One waiter's failure must not leave the others of the batch untold (nor end the telling thread).
+                    LOG.error("a put waiting for the flush failed when told {}", status, e);
+                }
             }
             size = 0;
+            acknowledged = 0;
             return ok;
         }
 
         int size() {
             return size;
+        }
+
+        /** How many of the removed waiters get {@code PUT_OK} once told. */
+        int acknowledged() {
+            return acknowledged;
         }
     }
 
