@@ -95,11 +95,16 @@ final class PutReleaser {
     }
 
     private void run() {
-        while (!worker.isStopping()) {
+        try {
+            while (!worker.isStopping()) {
+                tellHandedOff();
+                worker.await(IDLE_PARK_MILLIS, true);
+            }
             tellHandedOff();
-            worker.await(IDLE_PARK_MILLIS, true);
+        } finally {
+            // Normally at stop; if an Error ended the thread, every later release is told by the flush thread.
+            running = false;
         }
-        tellHandedOff();
     }
 
     private void tellHandedOff() {
