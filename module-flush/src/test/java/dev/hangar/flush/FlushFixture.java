@@ -3,6 +3,7 @@ package dev.hangar.flush;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.hangar.spi.config.StoreConfig;
+import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.flush.FlushCommitLogService;
 import dev.hangar.spi.flush.FlushContext;
 import dev.hangar.spi.flush.FlushStatistics;
@@ -28,6 +29,15 @@ final class FlushFixture implements AutoCloseable {
         this.target = new FileChannelFlushTarget(dir.resolve("00000000000000000000"), writeBuffered);
         this.context = new FlushContext(target, config, checkpoint, health, statistics);
         this.service = factory.apply(context);
+    }
+
+    /** A group commit ({@code SYNC_FLUSH}) on a real file in {@code dir}, waiters timing out after the given ms. */
+    static FlushFixture groupCommit(Path dir, int syncFlushTimeoutMillis) throws IOException {
+        StoreConfig config = StoreConfig.builder()
+                .set(StoreConfigKeys.FLUSH_DISK_TYPE, "SYNC_FLUSH")
+                .set(StoreConfigKeys.SYNC_FLUSH_TIMEOUT, syncFlushTimeoutMillis)
+                .build();
+        return new FlushFixture(dir, false, config, new GroupCommitFlushProvider()::create);
     }
 
     /** Polls {@code condition} for up to {@link #WAIT_BOUND_MILLIS}; fails with {@code what} if it never holds. */

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hangar.spi.config.StoreConfig;
-import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.store.PutMessageStatus;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,11 +30,7 @@ class GroupCommitFlushServiceTest {
     Path dir;
 
     private FlushFixture groupCommit(int syncFlushTimeoutMillis) throws Exception {
-        StoreConfig config = StoreConfig.builder()
-                .set(StoreConfigKeys.FLUSH_DISK_TYPE, "SYNC_FLUSH")
-                .set(StoreConfigKeys.SYNC_FLUSH_TIMEOUT, syncFlushTimeoutMillis)
-                .build();
-        return new FlushFixture(dir, false, config, new GroupCommitFlushProvider()::create);
+        return FlushFixture.groupCommit(dir, syncFlushTimeoutMillis);
     }
 
     private static PutMessageStatus await(CompletableFuture<PutMessageStatus> future) throws Exception {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hangar.spi.config.StoreConfig;
-import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.flush.FlushWaiter;
 import dev.hangar.spi.store.PutMessageStatus;
 import java.nio.file.Path;
@@ -44,11 +43,7 @@ class GroupCommitPipelineTest {
     }
 
     private FlushFixture groupCommit() throws Exception {
-        StoreConfig config = StoreConfig.builder()
-                .set(StoreConfigKeys.FLUSH_DISK_TYPE, "SYNC_FLUSH")
-                .set(StoreConfigKeys.SYNC_FLUSH_TIMEOUT, LONG_TIMEOUT)
-                .build();
-        return new FlushFixture(dir, false, config, new GroupCommitFlushProvider()::create);
+        return FlushFixture.groupCommit(dir, LONG_TIMEOUT);
     }
 
     @Test

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hangar.spi.config.StoreConfig;
-import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.spi.flush.FlushWaiter;
 import dev.hangar.spi.store.PutMessageStatus;
 import java.nio.file.Path;
@@ -67,11 +66,7 @@ class GroupCommitReleaseTest {
     }
 
     private FlushFixture groupCommit() throws Exception {
-        StoreConfig config = StoreConfig.builder()
-                .set(StoreConfigKeys.FLUSH_DISK_TYPE, "SYNC_FLUSH")
-                .set(StoreConfigKeys.SYNC_FLUSH_TIMEOUT, LONG_TIMEOUT)
-                .build();
-        return new FlushFixture(dir, false, config, new GroupCommitFlushProvider()::create);
+        return FlushFixture.groupCommit(dir, LONG_TIMEOUT);
     }
 
     /**
@@ -103,6 +98,19 @@ class GroupCommitReleaseTest {
         return covered;
     }
 
+    /** A started group commit whose forces wait for {@code forces} permits, and a gate for a release's telling. */
+    private record Held(GroupCommitFlushService service, Semaphore forces, List<Long> covered,
+                        CountDownLatch telling) {
+    }
+
+    private static Held startHeld(FlushFixture f) {
+        Semaphore forces = new Semaphore(0);
+        List<Long> covered = holdForces(f, forces);
+        GroupCommitFlushService service = (GroupCommitFlushService) f.service;
+        service.start();
+        return new Held(service, forces, covered, new CountDownLatch(1));
+    }
+
     private static void assertToldOnceOn(List<Waiter> waiters, String thread, String what) {
         for (Waiter w : waiters) {
             waitFor(what + " to be told", () -> w.calls.get() > 0);
@@ -115,11 +123,11 @@ class GroupCommitReleaseTest {
     @Test
     void theNextForceStartsWhileALargeReleaseIsStillBeingToldOnTheReleaseThread() throws Exception {
         try (FlushFixture f = groupCommit()) {
-            Semaphore forces = new Semaphore(0);
-            List<Long> covered = holdForces(f, forces);
-            CountDownLatch telling = new CountDownLatch(1);
-            GroupCommitFlushService service = (GroupCommitFlushService) f.service;
-            service.start();
+            Held h = startHeld(f);
+            Semaphore forces = h.forces();
+            List<Long> covered = h.covered();
+            CountDownLatch telling = h.telling();
+            GroupCommitFlushService service = h.service();
             try {
                 List<Waiter> first = register(f, service, LARGE, telling);
                 waitFor("the first force to start", () -> covered.size() == 1);
@@ -147,11 +155,11 @@ class GroupCommitReleaseTest {
     @Test
     void whenEveryReleaseSlotIsTakenTheFlushThreadTellsTheNextReleaseItselfAndForcesOn() throws Exception {
         try (FlushFixture f = groupCommit()) {
-            Semaphore forces = new Semaphore(0);
-            List<Long> covered = holdForces(f, forces);
-            CountDownLatch telling = new CountDownLatch(1);
-            GroupCommitFlushService service = (GroupCommitFlushService) f.service;
-            service.start();
+            Held h = startHeld(f);
+            Semaphore forces = h.forces();
+            List<Long> covered = h.covered();
+            CountDownLatch telling = h.telling();
+            GroupCommitFlushService service = h.service();
             try {
                 List<Waiter> held = register(f, service, LARGE, telling);
                 waitFor("the first force", () -> covered.size() == 1);
