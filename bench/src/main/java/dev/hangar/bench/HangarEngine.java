@@ -49,14 +49,7 @@ public final class HangarEngine implements BenchEngine {
         if (w.transientPool()) {
             b.set("mappedFile", "transient-pool", "bench").set("transientStorePoolSize", "3", "bench");
         }
-        // A/B runs of one build: BENCH_JAVA_OPTS=-Dbench.hangar.set=key=value,key=value overrides the row's config
-        for (String pair : System.getProperty("bench.hangar.set", "").split(",")) {
-            int eq = pair.indexOf('=');
-            if (eq > 0) {
-                b.set(pair.substring(0, eq).strip(), pair.substring(eq + 1).strip(), "bench.hangar.set");
-                System.err.println("bench.hangar.set: " + pair.strip());
-            }
-        }
+        applyOverrides(b);
         store = new DefaultMessageStore(b.build());
         store.start();
     }
@@ -155,5 +148,20 @@ public final class HangarEngine implements BenchEngine {
     @Override
     public void close() {
         store.shutdown();
+    }
+
+    /**
+     * A/B runs of one build: {@code BENCH_JAVA_OPTS=-Dbench.hangar.set=key=value,key=value} overrides a Hangar
+     * store's config (every store of a run, the replication pairs' masters and slaves too).
+     */
+    static StoreConfig.Builder applyOverrides(StoreConfig.Builder b) {
+        for (String pair : System.getProperty("bench.hangar.set", "").split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                b.set(pair.substring(0, eq).strip(), pair.substring(eq + 1).strip(), "bench.hangar.set");
+                System.err.println("bench.hangar.set: " + pair.strip());
+            }
+        }
+        return b;
     }
 }

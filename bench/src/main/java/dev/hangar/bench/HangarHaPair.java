@@ -42,7 +42,7 @@ final class HangarHaPair implements HaPair {
         for (int i = 0; i + 1 < pairs.length; i += 2) {
             b.set(pairs[i], pairs[i + 1], "bench");
         }
-        return b.build();
+        return HangarEngine.applyOverrides(b).build();
     }
 
     @Override
