@@ -35,8 +35,6 @@ final class GroupCommitCounters {
      * nothing to force.
      */
     private long releaseNanos;
-    /** Releases told by the release thread rather than the flush thread. */
-    private long releasesHandedOff;
     private long idleNanos;
     /** The puts' registration to deadline span, so a deadline tells when its put registered. */
     private final long timeoutNanos;
@@ -79,15 +77,6 @@ final class GroupCommitCounters {
     /** One release after a force: the sweep of the waiting table and the telling of every put it removed. */
     void released(long nanos) {
         releaseNanos += nanos;
-    }
-
-    /** One release was handed to the release thread (see {@link PutReleaser}). */
-    void handedOff() {
-        releasesHandedOff++;
-    }
-
-    long releasesHandedOff() {
-        return releasesHandedOff;
     }
 
     /** One wait of the flush thread for work (nothing written beyond the flushed position, or a retry pause). */
@@ -182,7 +171,6 @@ final class GroupCommitCounters {
                 + ", bytes/force " + forcedBytes / f
                 + ", us/force " + forceNanos / f / 1_000
                 + ", us/release " + releaseNanos / f / 1_000
-                + ", releases handed off " + releasesHandedOff
                 + ", ms idle " + idleNanos / 1_000_000
                 + ", a put's wait us: until its force started " + putNanosBeforeForce / Math.max(1, putsTimed) / 1_000
                 + ", in it " + putNanosInForce / Math.max(1, putsTimed) / 1_000

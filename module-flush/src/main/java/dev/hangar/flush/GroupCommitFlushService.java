@@ -160,6 +160,11 @@ final class GroupCommitFlushService implements FlushCommitLogService {
         return counters;
     }
 
+    /** Releases told on the release thread so far; for tests. */
+    long releasesHandedOff() {
+        return releaser.releasesHandedOff();
+    }
+
     /** Puts registered and not yet told; for tests. */
     int waitingPuts() {
         return waiting.size();
@@ -216,7 +221,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
             }
         }
         finishBeforeStop();
-        LOG.info("{}: {}", THREAD_NAME, counters.summary());
+        LOG.info("{}: {}, releases handed off {}", THREAD_NAME, counters.summary(), releaser.releasesHandedOff());
     }
 
     /**
@@ -322,9 +327,7 @@ final class GroupCommitFlushService implements FlushCommitLogService {
             // Before anyone is told: a put's caller that then reads the statistics finds its put counted.
             statistics.recordGroupCommit(acknowledged, waitedMoreThanOneForce);
         }
-        if (releaser.handOff(released)) {
-            counters.handedOff();
-        }
+        releaser.handOff(released);
         if (failUncovered && told > acknowledged) {
             LOG.warn("{}: {} waiting put(s) completed FLUSH_DISK_TIMEOUT because the force failed", THREAD_NAME,
                     told - acknowledged);

@@ -67,21 +67,20 @@ final class PutReleaser {
 
     /**
      * Tells the puts of {@code batch} (from {@link #claim}, swept since): on the release thread when there are more
-     * than {@link #TOLD_INLINE_AT_MOST} of them and it is a ring slot, else here. Returns true when handed off.
+     * than {@link #TOLD_INLINE_AT_MOST} of them and it is a ring slot, else here.
      */
-    boolean handOff(WaitingPuts.Batch batch) {
+    void handOff(WaitingPuts.Batch batch) {
         if (batch == inline || batch.size() <= TOLD_INLINE_AT_MOST) {
             batch.tell();
-            return false;
+            return;
         }
         handedOff = handedOff + 1; // the only writer; publishes the filled batch
         worker.wakeup();
-        return true;
     }
 
-    /** Batches handed off and not yet told; for tests. */
-    long pending() {
-        return handedOff - told;
+    /** Releases handed to the release thread so far. */
+    long releasesHandedOff() {
+        return handedOff;
     }
 
     /** Ends the release thread after it told every batch handed off; waits up to {@code joinMillis}. */

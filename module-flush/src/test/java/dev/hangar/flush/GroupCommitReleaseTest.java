@@ -124,30 +124,26 @@ class GroupCommitReleaseTest {
     void theNextForceStartsWhileALargeReleaseIsStillBeingToldOnTheReleaseThread() throws Exception {
         try (FlushFixture f = groupCommit()) {
             Held h = startHeld(f);
-            Semaphore forces = h.forces();
-            List<Long> covered = h.covered();
-            CountDownLatch telling = h.telling();
-            GroupCommitFlushService service = h.service();
             try {
-                List<Waiter> first = register(f, service, LARGE, telling);
-                waitFor("the first force to start", () -> covered.size() == 1);
-                forces.release();
+                List<Waiter> first = register(f, h.service(), LARGE, h.telling());
+                waitFor("the first force to start", () -> h.covered().size() == 1);
+                h.forces().release();
                 waitFor("the first release to be told", () -> first.get(0).entered.getCount() == 0);
                 assertEquals(PutReleaser.THREAD_NAME, first.get(0).thread, "a large release is handed off");
 
                 // The first release's telling is held. Puts written now must get their own force at once.
-                List<Waiter> second = register(f, service, 3, null);
-                waitFor("a second force while the first release is still being told", () -> covered.size() == 2);
-                forces.release();
+                List<Waiter> second = register(f, h.service(), 3, null);
+                waitFor("a second force while the first release is still being told", () -> h.covered().size() == 2);
+                h.forces().release();
                 assertToldOnceOn(second, GroupCommitFlushService.THREAD_NAME, "the small second release");
                 assertTrue(first.get(1).calls.get() == 0, "the first release is still held behind its first waiter");
 
-                telling.countDown();
+                h.telling().countDown();
                 assertToldOnceOn(first, PutReleaser.THREAD_NAME, "the large first release");
-                assertEquals(1, service.counters().releasesHandedOff());
+                assertEquals(1, h.service().releasesHandedOff());
             } finally {
-                telling.countDown();
-                forces.release(1_000);
+                h.telling().countDown();
+                h.forces().release(1_000);
             }
         }
     }
@@ -156,43 +152,39 @@ class GroupCommitReleaseTest {
     void whenEveryReleaseSlotIsTakenTheFlushThreadTellsTheNextReleaseItselfAndForcesOn() throws Exception {
         try (FlushFixture f = groupCommit()) {
             Held h = startHeld(f);
-            Semaphore forces = h.forces();
-            List<Long> covered = h.covered();
-            CountDownLatch telling = h.telling();
-            GroupCommitFlushService service = h.service();
             try {
-                List<Waiter> held = register(f, service, LARGE, telling);
-                waitFor("the first force", () -> covered.size() == 1);
-                forces.release();
+                List<Waiter> held = register(f, h.service(), LARGE, h.telling());
+                waitFor("the first force", () -> h.covered().size() == 1);
+                h.forces().release();
                 waitFor("the held release to be told", () -> held.get(0).entered.getCount() == 0);
                 List<List<Waiter>> queued = new ArrayList<>();
                 for (int i = 1; i < PutReleaser.SLOTS; i++) {
-                    List<Waiter> release = register(f, service, LARGE, null);
+                    List<Waiter> release = register(f, h.service(), LARGE, null);
                     int force = i + 1;
-                    waitFor("force " + force, () -> covered.size() == force);
-                    forces.release();
+                    waitFor("force " + force, () -> h.covered().size() == force);
+                    h.forces().release();
                     waitFor("release " + force + " to be handed off",
-                            () -> service.counters().releasesHandedOff() == force);
+                            () -> h.service().releasesHandedOff() == force);
                     queued.add(release);
                 }
-                List<Waiter> overflow = register(f, service, LARGE, null);
+                List<Waiter> overflow = register(f, h.service(), LARGE, null);
                 waitFor("the force of the release that finds no free slot",
-                        () -> covered.size() == PutReleaser.SLOTS + 1);
-                forces.release();
+                        () -> h.covered().size() == PutReleaser.SLOTS + 1);
+                h.forces().release();
                 assertToldOnceOn(overflow, GroupCommitFlushService.THREAD_NAME, "a release while every slot is taken");
                 for (List<Waiter> release : queued) {
                     assertEquals(0, release.get(0).calls.get(), "queued behind the held release");
                 }
 
-                telling.countDown();
+                h.telling().countDown();
                 assertToldOnceOn(held, PutReleaser.THREAD_NAME, "the held release");
                 for (List<Waiter> release : queued) {
                     assertToldOnceOn(release, PutReleaser.THREAD_NAME, "a queued release");
                 }
-                assertEquals(PutReleaser.SLOTS, service.counters().releasesHandedOff());
+                assertEquals(PutReleaser.SLOTS, h.service().releasesHandedOff());
             } finally {
-                telling.countDown();
-                forces.release(1_000);
+                h.telling().countDown();
+                h.forces().release(1_000);
             }
         }
     }
@@ -288,9 +280,9 @@ class GroupCommitReleaseTest {
             assertEquals(threads * putsPerThread, ok.get(), "every put told PUT_OK");
             assertEquals(0, early.get(), "no put told PUT_OK before its force covered it");
             assertTrue(completedTwice.isEmpty(), "no put told twice");
-            GroupCommitCounters counters = ((GroupCommitFlushService) f.service).counters();
-            assertTrue(counters.releasesHandedOff() > 0,
-                    "with 1 024 puts in flight some releases are large enough to hand off: " + counters.summary());
+            GroupCommitFlushService service = (GroupCommitFlushService) f.service;
+            assertTrue(service.releasesHandedOff() > 0, "with 1 024 puts in flight some releases are large enough "
+                    + "to hand off: " + service.counters().summary());
         }
     }
 
