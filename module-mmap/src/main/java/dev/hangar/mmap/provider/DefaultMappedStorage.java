@@ -122,7 +122,7 @@ public final class DefaultMappedStorage implements MappedStorage {
         // The transient-pool variant writes into pooled buffers, touched when the pool is built.
         // The write-window variant writes into a private mapping: touching the shared one ahead would not help it.
         this.writesThroughBuffer = writes != CommitLogWrites.THROUGH_MAPPING;
-        this.pretoucher = config.get(StoreConfigKeys.WARM_MAPPED_FILE_ENABLE) && !writesThroughBuffer
+        this.pretoucher = pretouches(config) && !writesThroughBuffer
                 ? new CommitLogPretoucher(nativeMemory, PretouchSettings.touchOnly(
                                 config.get(StoreConfigKeys.PRETOUCH_AHEAD_BYTES), PRETOUCH_IDLE_PARK_NANOS)
                         .withReadAhead(readAheadDistance(config))
@@ -132,6 +132,19 @@ public final class DefaultMappedStorage implements MappedStorage {
         this.allocator = new AllocateMappedFileService(commitLogFiles, pool,
                 config.get(StoreConfigKeys.FAST_FAIL_IF_NO_BUFFER_IN_STORE_POOL),
                 false, 0, AllocateMappedFileService.DEFAULT_WAIT_MILLIS);
+    }
+
+    /**
+     * {@code warmMapedFileEnable}, except on a SLAVE where it was not set: a slave's only CommitLog writer is its HA
+     * client, which writes with {@code pwrite} (module-store's ReplicaFileWriter), and a positional write makes each
+     * new page-cache page without the mapping's fault path. Touching the pages through the mapping ahead of it made
+     * every page take that path after all (a zero-filling read fault, then a write fault) for bytes the write then
+     * replaces: docs/PERFORMANCE.md section 46 counts what that cost a slave. Set explicitly, the key wins.
+     */
+    static boolean pretouches(StoreConfig config) {
+        boolean slave = "SLAVE".equals(config.get(StoreConfigKeys.BROKER_ROLE));
+        boolean setExplicitly = !"default".equals(config.source(StoreConfigKeys.WARM_MAPPED_FILE_ENABLE));
+        return config.get(StoreConfigKeys.WARM_MAPPED_FILE_ENABLE) && (!slave || setExplicitly);
     }
 
     /**

@@ -62,6 +62,20 @@ class PretoucherSelectionTest {
                 "warmMapedFileEnable is on unless set to false");
     }
 
+    @Test
+    void aSlaveRunsNoPretoucherUnlessTheKeyIsSetForIt() {
+        StoreConfig.Builder slave = StoreConfig.builder().set(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG, FILE_SIZE)
+                .set(StoreConfigKeys.BROKER_ROLE, "SLAVE");
+        assertNull(new DefaultMappedStorage(slave.build(), false, NativeMemory.system()).pretoucher(),
+                "a slave writes its CommitLog with pwrite: touching it through the mapping first only costs");
+        assertNotNull(new DefaultMappedStorage(slave.set(StoreConfigKeys.WARM_MAPPED_FILE_ENABLE, true).build(), false,
+                NativeMemory.system()).pretoucher(), "warmMapedFileEnable=true set for the slave keeps it");
+        StoreConfig syncMaster = StoreConfig.builder().set(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG, FILE_SIZE)
+                .set(StoreConfigKeys.BROKER_ROLE, "SYNC_MASTER").build();
+        assertNotNull(new DefaultMappedStorage(syncMaster, false, NativeMemory.system()).pretoucher(),
+                "a master's put threads write through the mapping: the default stays on");
+    }
+
     private static int readAheadWith(Integer readAhead, int touchAhead) {
         StoreConfig.Builder b = StoreConfig.builder().set(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG, FILE_SIZE)
                 .set(StoreConfigKeys.PRETOUCH_AHEAD_BYTES, touchAhead);

@@ -96,7 +96,9 @@ public final class StoreConfigKeys {
             + "is used, without changing a byte, so a put does not take the first-touch page fault. Replaces "
             + "RocketMQ's "
             + "touch-and-mlock of whole new files (with forces every flushLeastPagesWhenWarmMapedFile pages), which "
-            + "made put stalls worse. false leaves the first touches to the writer"));
+            + "made put stalls worse. false leaves the first touches to the writer. A SLAVE runs none unless the key "
+            + "is set for it: it writes its CommitLog with pwrite, which makes new pages more cheaply than touching "
+            + "them through the mapping"));
     public static final ConfigKey<Integer> PRETOUCH_AHEAD_BYTES = add(intKey("pretouchAheadBytes", 4 << 20, 4096,
             1 << 30, "How far past the CommitLog write position the pretoucher keeps pages faulted in, in bytes. "
             + "Short on purpose: touched pages are dirty, and a write-back before the writer comes (the kernel's "
