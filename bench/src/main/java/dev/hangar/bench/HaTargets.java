@@ -100,8 +100,17 @@ final class HaTargets {
             bound.append(String.format(Locale.ROOT, "; %.0f%% of the best replicated rate (%,.0f msg/s)",
                     100 * m.messagesPerSecond() / best.get().messagesPerSecond(), best.get().messagesPerSecond()));
         }
-        return new Row(target, measured, Targets.verdict(m.lagP99Micros(), LAG_TARGET_MICROS, false),
-                bound.toString());
+        String verdict = Targets.verdict(m.lagP99Micros(), LAG_TARGET_MICROS, false);
+        Optional<Measured> floor = find(RawPipePair.NAME, run);
+        if (floor.isPresent()) {
+            double floorP99 = floor.get().lagP99Micros();
+            bound.append(String.format(Locale.ROOT, "; the floor (%s: the same bytes master to slave, no store work) "
+                    + "at the same rate: p99 %,.0f µs", RawPipePair.NAME, floorP99));
+            if (floorP99 > LAG_TARGET_MICROS && m.lagP99Micros() > LAG_TARGET_MICROS) {
+                verdict += "; out of reach on this machine: the floor misses it too";
+            }
+        }
+        return new Row(target, measured, verdict, bound.toString());
     }
 
     /** The cores a pipeline costing {@code cpuMicrosPerMessage} keeps busy at {@code messagesPerSecond}. */

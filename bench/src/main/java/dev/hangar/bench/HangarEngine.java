@@ -155,11 +155,16 @@ public final class HangarEngine implements BenchEngine {
      * store's config (every store of a run, the replication pairs' masters and slaves too).
      */
     static StoreConfig.Builder applyOverrides(StoreConfig.Builder b) {
-        for (String pair : System.getProperty("bench.hangar.set", "").split(",")) {
+        return applyOverrides(b, "bench.hangar.set");
+    }
+
+    /** The overrides of one system property ({@code key=value,key=value}); {@code bench.hangar.set} for every store. */
+    static StoreConfig.Builder applyOverrides(StoreConfig.Builder b, String property) {
+        for (String pair : System.getProperty(property, "").split(",")) {
             int eq = pair.indexOf('=');
             if (eq > 0) {
-                b.set(pair.substring(0, eq).strip(), pair.substring(eq + 1).strip(), "bench.hangar.set");
-                System.err.println("bench.hangar.set: " + pair.strip());
+                b.set(pair.substring(0, eq).strip(), pair.substring(eq + 1).strip(), property);
+                System.err.println(property + ": " + pair.strip());
             }
         }
         return b;

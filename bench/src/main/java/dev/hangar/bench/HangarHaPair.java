@@ -26,23 +26,25 @@ final class HangarHaPair implements HaPair {
         pairs[2] = "haListenPort";
         pairs[3] = "0";
         System.arraycopy(masterSettings, 0, pairs, 4, masterSettings.length);
-        master = new DefaultMessageStore(config(dir.resolve("master"), fileSize, pairs));
+        master = new DefaultMessageStore(config(dir.resolve("master"), fileSize, pairs).build());
         master.start();
-        slave = new DefaultMessageStore(config(dir.resolve("slave"), fileSize, "brokerRole", "SLAVE",
-                "haMasterAddress", master.replicationStatus().listenAddress()));
+        // -Dbench.hangar.slave.set=key=value,...: overrides for the slave only, after -Dbench.hangar.set
+        slave = new DefaultMessageStore(HangarEngine.applyOverrides(config(dir.resolve("slave"), fileSize,
+                "brokerRole", "SLAVE", "haMasterAddress", master.replicationStatus().listenAddress()),
+                "bench.hangar.slave.set").build());
         slave.start();
         HaBench.await("the Hangar slave connects", () -> master.replicationStatus().connectedSlaves() == 1
                 && master.replicationStatus().ackedOffset() >= 0);
     }
 
-    private static StoreConfig config(Path dir, int fileSize, String... pairs) {
+    private static StoreConfig.Builder config(Path dir, int fileSize, String... pairs) {
         StoreConfig.Builder b = StoreConfig.builder()
                 .set("storePathRootDir", dir.toString(), "bench")
                 .set("mappedFileSizeCommitLog", Integer.toString(fileSize), "bench");
         for (int i = 0; i + 1 < pairs.length; i += 2) {
             b.set(pairs[i], pairs[i + 1], "bench");
         }
-        return HangarEngine.applyOverrides(b).build();
+        return HangarEngine.applyOverrides(b);
     }
 
     @Override

@@ -66,6 +66,25 @@ class HaTargetsTest {
     }
 
     @Test
+    void aLagMissThatTheFloorMissesTooIsOutOfReachAndOneItMeetsIsAPlainMiss() {
+        run(HaTargets.HANGAR, Run.ASYNC_HALF, 80_000, 25, 20_000);
+        run(RawPipePair.NAME, Run.ASYNC_HALF, 80_000, 3, 12_000);
+        HaTargets.Row row = rows().get(1);
+        assertEquals("missed: 2.00x above the bound; out of reach on this machine: the floor misses it too",
+                row.verdict());
+        assertTrue(row.bound().contains("the floor (raw-pipe: the same bytes master to slave, no store work) at the "
+                + "same rate: p99 12,000 µs"), row.bound());
+        runs.clear();
+        run(HaTargets.HANGAR, Run.ASYNC_HALF, 80_000, 25, 20_000);
+        run(RawPipePair.NAME, Run.ASYNC_HALF, 80_000, 3, 4_000);
+        assertEquals("missed: 2.00x above the bound", rows().get(1).verdict(), "the floor met it: ours is a miss");
+        runs.clear();
+        run(HaTargets.HANGAR, Run.ASYNC_HALF, 80_000, 25, 8_000);
+        run(RawPipePair.NAME, Run.ASYNC_HALF, 80_000, 3, 12_000);
+        assertEquals("met", rows().get(1).verdict(), "a met target stays met whatever the floor did");
+    }
+
+    @Test
     void theLagAtHalfTheReplicatedRateIsAnExtraRowLabelledAsNotTheIssues() {
         run(HaTargets.HANGAR, Run.SYNC_IN_FLIGHT, 100_000, 20, Double.NaN);
         run(HaTargets.HANGAR, Run.ASYNC_HALF, 80_000, 25, 20_000);
