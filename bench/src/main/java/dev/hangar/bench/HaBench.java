@@ -24,13 +24,15 @@ import java.util.function.BooleanSupplier;
  *
  * <pre>
  *   java -cp ... dev.hangar.bench.HaBench [--messages N] [--rounds N] [--dir DIR] [--out FILE] [--docs FILE]
- *        [--engines hangar,rocketmq] [--modes sync,async] (inflight: only the in-flight SYNC_MASTER run;
+ *        [--engines hangar,rocketmq] (raw-pipe: the floor alone; by default it follows each Hangar half-rate row)
+ *        [--modes sync,async] (inflight: only the in-flight SYNC_MASTER run;
  *        asyncinflight: the same in-flight load on an ASYNC_MASTER, which no put waits for the slave;
  *        paced: only an ASYNC_MASTER run of 4 threads at --paced-rate N msgs/s, for A/B comparisons)
  *        [--paced-seconds S] (every paced row lasts at least S seconds at its rate, 5 by default; 0: half of
  *        --messages, as before)
  * </pre>
- * {@code -Dbench.haLagDump=PREFIX} writes each paced row's lag samples to PREFIX-engine-row-start.txt (answer time on
+ * {@code -Dbench.haWarmupMessages=N}: the unrecorded warm-up run of each engine puts N messages (a tenth of
+ * {@code --messages} by default). {@code -Dbench.haLagDump=PREFIX} writes each paced row's lag samples to PREFIX-engine-row-start.txt (answer time on
  * the {@code System.nanoTime} clock, lag), to line them up with {@code perf record -k CLOCK_MONOTONIC}.
  * ({@code --engines} also takes {@value #POOLED_MASTER}: a Hangar master on {@code mappedFile=transient-pool}, a
  * labelled variant that the default run leaves out.)
@@ -87,10 +89,12 @@ public final class HaBench {
                 + "its next put is due 1 ms ahead or more, and otherwise issues it: about one wake-up per ms per thread,\n"
                 + "not one per put, the same average rate for both engines); replication lag is the time\n"
                 + "from a put's answer until the slave's CommitLog end reaches the put's end (every 8th put, polled every\n"
-                + "200 µs). Targets (issue 10): SYNC_MASTER in-flight throughput >= 2x RocketMQ's; ASYNC_MASTER lag p99\n"
-                + "<= 10 ms at half rate, each judged in the table at the end with the bound the run measured (the\n"
-                + "CPU each engine spends per replicated message). docs/PERFORMANCE.md (section 5) explains where the\n"
-                + "replication lag goes.\n\n"
+                + "200 µs). After Hangar's half-rate row, the floor (`raw-pipe`, bench/.../RawPipePair.java) runs at the\n"
+                + "same rate: the same puts moved master to slave over loopback with no store work but a 500 ms flush\n"
+                + "of each side. Targets (issue 10): SYNC_MASTER in-flight throughput >= 2x RocketMQ's; ASYNC_MASTER lag\n"
+                + "p99 <= 10 ms at half rate, each judged in the table at the end with the bound the run measured (the\n"
+                + "CPU each engine spends per replicated message; the floor's lag at the same rate). docs/PERFORMANCE.md\n"
+                + "(sections 5 and 46) explains where the replication lag goes.\n\n"
                 + table;
     }
 
@@ -155,7 +159,7 @@ public final class HaBench {
                 // pays the JIT compilation of its put, shipping and append paths inside its timed rows
                 if (warmed.add(engine)) {
                     run(f, dir, engine, HaTargets.Run.SYNC_IN_FLIGHT, "SYNC_MASTER", "warm-up, not recorded",
-                            Math.max(1_000, messages / 10), 4, 256, 0);
+                            Math.max(1_000, Integer.getInteger("bench.haWarmupMessages", messages / 10)), 4, 256, 0);
                 }
                 if (modes.contains("sync")) {
                     results.add(run(f, dir, engine, HaTargets.Run.SYNC_CLOSED_LOOP, "SYNC_MASTER",

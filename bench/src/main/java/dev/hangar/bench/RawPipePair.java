@@ -31,6 +31,9 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>A receiver thread reads the socket into a direct buffer and {@code pwrite}s it into the slave's files; the
  *       slave's end is what it has written. A SYNC_MASTER put completes once the receiver wrote past it (told in
  *       this process, so cheaper than any acknowledgement over the socket).</li>
+ *   <li>A flusher thread forces what each side wrote every {@value #FLUSH_INTERVAL_MILLIS} ms, as the stores'
+ *       default asynchronous flush does ({@code flushIntervalCommitLog}): without it the dirty pages pile up until
+ *       the kernel's own writeback throttles the writers, a stall no store with a flush meets.</li>
  * </ul>
  * A store pair does all of this and more, so its replication lag at a rate cannot be expected below this pair's at
  * the same rate on the same machine: a target this floor misses is out of reach of any engine here.
@@ -38,6 +41,7 @@ import java.util.concurrent.locks.LockSupport;
 final class RawPipePair implements HaPair {
     static final String NAME = "raw-pipe";
     private static final int CHUNK = 256 * 1024;
+    static final long FLUSH_INTERVAL_MILLIS = 500;
 
     private final int fileSize;
     private final byte[] body;
@@ -59,6 +63,9 @@ final class RawPipePair implements HaPair {
     private final SocketChannel receiving;
     private final Thread sender;
     private final Thread receiver;
+    private final Thread flusher;
+    /** The slave's files, in offset order (appended by the receiver, read by the flusher). */
+    private final List<FileChannel> slaveFiles = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private record Waiting(long end, CompletableFuture<Long> future) {
     }
@@ -76,10 +83,13 @@ final class RawPipePair implements HaPair {
         masterFiles.add(map(masterDir, 0));
         this.sender = new Thread(this::send, "raw-pipe-sender");
         this.receiver = new Thread(this::receive, "raw-pipe-receiver");
+        this.flusher = new Thread(this::flush, "raw-pipe-flusher");
         sender.setDaemon(true);
         receiver.setDaemon(true);
+        flusher.setDaemon(true);
         sender.start();
         receiver.start();
+        flusher.start();
     }
 
     @Override
@@ -159,7 +169,7 @@ final class RawPipePair implements HaPair {
 
     private void receive() {
         ByteBuffer input = ByteBuffer.allocateDirect(CHUNK);
-        List<FileChannel> files = new ArrayList<>();
+        List<FileChannel> files = slaveFiles;
         long written = 0;
         try {
             while (!stopped) {
@@ -187,6 +197,39 @@ final class RawPipePair implements HaPair {
         } catch (IOException e) {
             if (!stopped) {
                 throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** Forces both sides' new bytes every {@link #FLUSH_INTERVAL_MILLIS}: master by range, slave by file. */
+    private void flush() {
+        long masterFlushed = 0;
+        int slaveFlushedFiles = 0;
+        try {
+            while (!stopped) {
+                LockSupport.parkNanos(FLUSH_INTERVAL_MILLIS * 1_000_000);
+                long end = masterEnd;
+                while (masterFlushed < end && !stopped) {
+                    int file = (int) (masterFlushed / fileSize);
+                    int from = (int) (masterFlushed % fileSize);
+                    int to = (int) Math.min(fileSize, end - (long) file * fileSize);
+                    MappedByteBuffer mapping;
+                    synchronized (putLock) {
+                        mapping = masterFiles.get(file);
+                    }
+                    mapping.force(from, to - from);
+                    masterFlushed = (long) file * fileSize + to;
+                }
+                // the slave's files: the newest, and any that filled since the last round
+                int newest = slaveFiles.size() - 1;
+                for (int f = Math.max(0, slaveFlushedFiles); f <= newest && !stopped; f++) {
+                    slaveFiles.get(f).force(false);
+                }
+                slaveFlushedFiles = Math.max(0, newest);
+            }
+        } catch (IOException | IndexOutOfBoundsException e) {
+            if (!stopped) {
+                throw new IllegalStateException("raw-pipe flush failed", e);
             }
         }
     }
@@ -233,8 +276,10 @@ final class RawPipePair implements HaPair {
             sending.close();
             receiving.close();
             server.close();
+            LockSupport.unpark(flusher);
             sender.join(5_000);
             receiver.join(5_000);
+            flusher.join(5_000);
             synchronized (openChannels) {
                 for (FileChannel ch : openChannels) {
                     ch.close();
