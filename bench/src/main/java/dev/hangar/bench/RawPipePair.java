@@ -1,8 +1,8 @@
 package dev.hangar.bench;
 
+import dev.hangar.mmap.file.MappedBufferCleaner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Field;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -291,20 +291,9 @@ final class RawPipePair implements HaPair {
             Thread.currentThread().interrupt();
         }
         synchronized (putLock) {
-            masterFiles.forEach(RawPipePair::unmap);
+            // unmapped now, so the deleted files' pages go back before the next row (as the stores unmap theirs)
+            masterFiles.forEach(MappedBufferCleaner::clean);
             masterFiles.clear();
-        }
-    }
-
-    /** Unmaps now, so the deleted files' pages go back before the next row (as the stores unmap theirs). */
-    private static void unmap(MappedByteBuffer mapping) {
-        try {
-            Field f = Class.forName("sun.misc.Unsafe").getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            Object unsafe = f.get(null);
-            unsafe.getClass().getMethod("invokeCleaner", ByteBuffer.class).invoke(unsafe, mapping);
-        } catch (ReflectiveOperationException e) {
-            // left to the garbage collector
         }
     }
 }
