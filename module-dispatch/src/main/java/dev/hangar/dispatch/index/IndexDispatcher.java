@@ -73,7 +73,7 @@ public final class IndexDispatcher implements CommitLogDispatcher, KeyIndexView 
                     + " (RocketMQ's defaults 5000000 and 20000000 make 420000040)");
         }
         this.fileSet = new IndexFileSet(context.storeRoot().resolve("index"), slotCount, entryCapacity,
-                context.checkpoint(), context.readOnly());
+                context.checkpoint(), context.readOnly(), context.mappedStorage()::adviseHugePages);
     }
 
     /**

@@ -87,7 +87,14 @@ final class IndexFile {
      */
     static IndexFile create(Path path, int slotCount, int entryCapacity, long previousEndPhyOffset,
                             long previousEndTimestamp) {
-        IndexFile file = new IndexFile(path, slotCount, entryCapacity, map(path, slotCount, entryCapacity, true, false));
+        return create(path, slotCount, entryCapacity, previousEndPhyOffset, previousEndTimestamp, HashSlotAdvice.NONE);
+    }
+
+    /** As {@link #create(Path, int, int, long, long)}, with {@code advice} given for the new mapping's hash slots. */
+    static IndexFile create(Path path, int slotCount, int entryCapacity, long previousEndPhyOffset,
+                            long previousEndTimestamp, HashSlotAdvice advice) {
+        IndexFile file = new IndexFile(path, slotCount, entryCapacity,
+                map(path, slotCount, entryCapacity, true, false, advice));
         if (previousEndPhyOffset > 0) {
             file.writerBeginPhyOffset = previousEndPhyOffset;
             file.writerEndPhyOffset = previousEndPhyOffset;
@@ -114,6 +121,11 @@ final class IndexFile {
      * @param readOnly true in a store opened read-only: opened for reading, mapped {@code READ_ONLY}, never written
      */
     static IndexFile open(Path path, int slotCount, int entryCapacity, boolean readOnly) {
+        return open(path, slotCount, entryCapacity, readOnly, HashSlotAdvice.NONE);
+    }
+
+    /** As {@link #open(Path, int, int, boolean)}, with {@code advice} given for a writable mapping's hash slots. */
+    static IndexFile open(Path path, int slotCount, int entryCapacity, boolean readOnly, HashSlotAdvice advice) {
         long expected = IndexFileFormat.fileSize(slotCount, entryCapacity);
         long actual;
         try {
@@ -126,13 +138,14 @@ final class IndexFile {
                     + slotCount + " and maxIndexNum=" + entryCapacity + " make " + expected
                     + "; set them to the values the file was written with");
         }
-        IndexFile file = new IndexFile(path, slotCount, entryCapacity, map(path, slotCount, entryCapacity, false, readOnly));
+        IndexFile file = new IndexFile(path, slotCount, entryCapacity,
+                map(path, slotCount, entryCapacity, false, readOnly, advice));
         file.readHeader();
         return file;
     }
 
     private static MappedByteBuffer map(Path path, int slotCount, int entryCapacity, boolean create,
-                                        boolean readOnly) {
+                                        boolean readOnly, HashSlotAdvice advice) {
         long size = IndexFileFormat.fileSize(slotCount, entryCapacity);
         if (size > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("maxHashSlotNum=" + slotCount + " and maxIndexNum=" + entryCapacity
@@ -143,11 +156,24 @@ final class IndexFile {
                 : readOnly ? new StandardOpenOption[] {StandardOpenOption.READ}
                 : new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE};
         try (FileChannel channel = FileChannel.open(path, options)) {
-            return channel.map(readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE, 0, size);
+            MappedByteBuffer mapping = channel.map(readOnly ? FileChannel.MapMode.READ_ONLY
+                    : FileChannel.MapMode.READ_WRITE, 0, size);
+            if (!readOnly) {
+                advice.advise(mapping, Math.min(size, hashSlotRegion(slotCount)));
+            }
+            return mapping;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot map index file " + path, e);
         }
     }
+
+    /** The header and the hash slots, rounded up to whole 2 MiB pages (the huge pages that may back them). */
+    static long hashSlotRegion(int slotCount) {
+        long slotsEnd = IndexFileFormat.HEADER_SIZE + (long) slotCount * IndexFileFormat.SLOT_SIZE;
+        return (slotsEnd + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    }
+
+    private static final long HUGE_PAGE = 2L * 1024 * 1024;
 
     private void readHeader() {
         writerBeginTimestamp = buffer.getLong(BEGIN_TIMESTAMP_OFFSET);

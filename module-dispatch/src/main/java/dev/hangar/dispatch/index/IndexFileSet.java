@@ -33,6 +33,7 @@ final class IndexFileSet {
     private final Checkpoint checkpoint;
     /** A store opened read-only: files are mapped {@code READ_ONLY} (see {@link IndexFile#open}). */
     private final boolean readOnly;
+    private final HashSlotAdvice slotAdvice;
     private final CopyOnWriteArrayList<IndexFile> files = new CopyOnWriteArrayList<>();
     /** Name of the newest file created or loaded, so a new name always sorts after it. */
     private String lastFileName = "";
@@ -40,7 +41,14 @@ final class IndexFileSet {
     private final List<Path> interruptedCreations = new ArrayList<>();
 
     IndexFileSet(Path dir, int slotCount, int entryCapacity, Checkpoint checkpoint, boolean readOnly) {
+        this(dir, slotCount, entryCapacity, checkpoint, readOnly, HashSlotAdvice.NONE);
+    }
+
+    /** @param slotAdvice given for each writable file's hash slots when it is mapped */
+    IndexFileSet(Path dir, int slotCount, int entryCapacity, Checkpoint checkpoint, boolean readOnly,
+                 HashSlotAdvice slotAdvice) {
         this.dir = dir;
+        this.slotAdvice = slotAdvice;
         this.readOnly = readOnly;
         this.slotCount = slotCount;
         this.entryCapacity = entryCapacity;
@@ -69,7 +77,7 @@ final class IndexFileSet {
                 interruptedCreations.add(path);
                 continue;
             }
-            IndexFile file = IndexFile.open(path, slotCount, entryCapacity, readOnly);
+            IndexFile file = IndexFile.open(path, slotCount, entryCapacity, readOnly, slotAdvice);
             lastFileName = file.fileName();
             if (destroyPastCheckpoint && file.endTimestamp() > durableTime) {
                 LOG.warn("destroying index file {}: it ends at {}, after the checkpoint's index time {}, and the "
@@ -126,7 +134,7 @@ final class IndexFileSet {
         }
         IndexFile last = newest();
         if (last == null) {
-            IndexFile first = IndexFile.create(dir.resolve(nextFileName()), slotCount, entryCapacity, 0, 0);
+            IndexFile first = IndexFile.create(dir.resolve(nextFileName()), slotCount, entryCapacity, 0, 0, slotAdvice);
             files.add(first);
             return first;
         }
@@ -136,7 +144,7 @@ final class IndexFileSet {
     /** Forces the full file, records its end time in the checkpoint, and starts the next one. */
     IndexFile roll(IndexFile full) {
         IndexFile next = IndexFile.create(dir.resolve(nextFileName()), slotCount, entryCapacity, full.endPhyOffset(),
-                full.endTimestamp());
+                full.endTimestamp(), slotAdvice);
         files.add(next);
         full.flush();
         checkpoint.indexMsgTimestamp(full.endTimestamp());

@@ -19,6 +19,12 @@ public interface LibC extends Library {
     /** {@code madvise} advice: the pages are not needed any more. */
     int MADV_DONTNEED = 4;
     /**
+     * {@code madvise} advice: back the range with transparent huge pages (2 MiB folios mapped by one page-table entry)
+     * where the kernel's {@code transparent_hugepage/enabled} is {@code always} or {@code madvise}. Kernels built
+     * without transparent huge pages answer EINVAL.
+     */
+    int MADV_HUGEPAGE = 14;
+    /**
      * {@code madvise} advice (Linux 5.14+): fault the pages in writable now, as a write would, without writing
      * anything into them. Older kernels answer EINVAL.
      */

@@ -4,6 +4,7 @@ import dev.hangar.mmap.allocate.AllocateMappedFileService;
 import dev.hangar.mmap.file.CommitLogPretoucher;
 import dev.hangar.mmap.file.PretouchSettings;
 import dev.hangar.mmap.file.DefaultMappedFile;
+import dev.hangar.mmap.file.HugePageAdvice;
 import dev.hangar.mmap.file.MappedFileFactory;
 import dev.hangar.mmap.file.MappingBudget;
 import dev.hangar.mmap.file.OnDemandMappedFile;
@@ -21,6 +22,7 @@ import dev.hangar.spi.mapped.MappedStorage;
 import dev.hangar.spi.mapped.QueueRole;
 import com.sun.management.UnixOperatingSystemMXBean;
 import java.io.IOException;
+import java.nio.MappedByteBuffer;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -58,6 +60,12 @@ public final class DefaultMappedStorage implements MappedStorage {
     private final CommitLogPretoucher pretoucher;
     private final MappedFileFactory plainFiles;
     private final MappedFileFactory commitLogFiles;
+    /** Maps the CommitLog files that exist at start (the same advice as {@link #commitLogFiles}, no pool). */
+    private final MappedFileFactory existingCommitLogFiles;
+    /** {@code transparentHugePages}: what {@link #adviseHugePages} and the CommitLog files get. */
+    private final HugePageAdvice hugePages;
+    /** True when CommitLog mappings are advised huge pages (see {@link #commitLogHugePages}). */
+    private final boolean commitLogHugePages;
     private final MappingBudget consumeQueueMappings;
     private final MappedFileFactory consumeQueueFiles;
     /** ConsumeQueue files with writes not yet forced: a full flush forces them with one syncfs. */
@@ -99,14 +107,17 @@ public final class DefaultMappedStorage implements MappedStorage {
         this.unforcedConsumeQueueFiles = new UnforcedFiles(nativeMemory);
         this.consumeQueueFiles = (dir, offset, size) -> new OnDemandMappedFile(dir, offset, size, this.nativeMemory,
                 consumeQueueMappings, unforcedConsumeQueueFiles);
+        this.hugePages = config.get(StoreConfigKeys.TRANSPARENT_HUGE_PAGES) ? HugePageAdvice.of(this.nativeMemory)
+                : HugePageAdvice.none();
+        MappedFileFactory newCommitLogFiles;
         if (usePool) {
             this.pool = new TransientStorePool(config.get(StoreConfigKeys.TRANSIENT_STORE_POOL_SIZE),
                     config.commitLogFileSize(), nativeMemory);
-            this.commitLogFiles = (dir, offset, size) -> new PooledMappedFile(dir, offset, size, pool,
+            newCommitLogFiles = (dir, offset, size) -> new PooledMappedFile(dir, offset, size, pool,
                     this.nativeMemory);
         } else if (writes == CommitLogWrites.PRIVATE_MAPPING) {
             this.pool = null;
-            this.commitLogFiles = (dir, offset, size) -> new CopyOnWriteMappedFile(dir, offset, size,
+            newCommitLogFiles = (dir, offset, size) -> new CopyOnWriteMappedFile(dir, offset, size,
                     this.nativeMemory);
         } else {
             this.pool = null;
@@ -114,10 +125,13 @@ public final class DefaultMappedStorage implements MappedStorage {
             boolean unmapForcedPages = "SYNC_FLUSH".equals(config.get(StoreConfigKeys.FLUSH_DISK_TYPE))
                     ? config.get(StoreConfigKeys.SYNC_FLUSH_UNMAP_FORCED_PAGES)
                     : config.get(StoreConfigKeys.ASYNC_FLUSH_UNMAP_FORCED_PAGES);
-            this.commitLogFiles = unmapForcedPages
+            newCommitLogFiles = unmapForcedPages
                     ? (dir, offset, size) -> new UnmapBeforeForceMappedFile(dir, offset, size, this.nativeMemory)
                     : plainFiles;
         }
+        this.commitLogHugePages = commitLogHugePages(config, writes) && hugePages.effective();
+        this.commitLogFiles = commitLogHugePages ? hugePages.around(newCommitLogFiles) : newCommitLogFiles;
+        this.existingCommitLogFiles = commitLogHugePages ? hugePages.around(plainFiles) : plainFiles;
         // warmMapedFileEnable selects the pretoucher rather than warming whole files: see CommitLogPretoucher.
         // The transient-pool variant writes into pooled buffers, touched when the pool is built.
         // The write-window variant writes into a private mapping: touching the shared one ahead would not help it.
@@ -129,9 +143,25 @@ public final class DefaultMappedStorage implements MappedStorage {
                         .withNextFileHead(config.get(StoreConfigKeys.PRETOUCH_NEXT_FILE_HEAD_BYTES))
                         .withPageCacheKeep(config.get(StoreConfigKeys.PAGE_CACHE_KEEP_BEHIND_BYTES)))
                 : null;
-        this.allocator = new AllocateMappedFileService(commitLogFiles, pool,
+        this.allocator = new AllocateMappedFileService(this.commitLogFiles, pool,
                 config.get(StoreConfigKeys.FAST_FAIL_IF_NO_BUFFER_IN_STORE_POOL),
                 false, 0, AllocateMappedFileService.DEFAULT_WAIT_MILLIS);
+    }
+
+    /**
+     * True when the CommitLog's mapping is written in place and forced only now and then, so 2 MiB pages serve it
+     * (see {@link HugePageAdvice}): {@code mappedFile=mmap} under {@code ASYNC_FLUSH}, without
+     * {@code asyncFlushUnmapForcedPages} (which takes written pages out of the mapping before each force), and not on
+     * a SLAVE, whose HA client writes the file with {@code pwrite}, so its page cache is not made by the mapping.
+     * Never under {@code SYNC_FLUSH}: a force per group commit would write the whole 2 MiB page holding the write
+     * position again each time (docs/PERFORMANCE.md section 41 measured that with the kernel's own large folios).
+     */
+    static boolean commitLogHugePages(StoreConfig config, CommitLogWrites writes) {
+        return config.get(StoreConfigKeys.TRANSPARENT_HUGE_PAGES)
+                && writes == CommitLogWrites.THROUGH_MAPPING
+                && !"SYNC_FLUSH".equals(config.get(StoreConfigKeys.FLUSH_DISK_TYPE))
+                && !config.get(StoreConfigKeys.ASYNC_FLUSH_UNMAP_FORCED_PAGES)
+                && !"SLAVE".equals(config.get(StoreConfigKeys.BROKER_ROLE));
     }
 
     /**
@@ -193,8 +223,8 @@ public final class DefaultMappedStorage implements MappedStorage {
                 throw new IllegalArgumentException("transient-pool buffers are mappedFileSizeCommitLog = "
                         + pool.fileSize() + " bytes, but a CommitLog queue of " + fileSize + "-byte files was opened");
             }
-            DefaultMappedFileQueue queue = new DefaultMappedFileQueue(directory, fileSize, commitLogFiles, plainFiles,
-                    allocator);
+            DefaultMappedFileQueue queue = new DefaultMappedFileQueue(directory, fileSize, commitLogFiles,
+                    existingCommitLogFiles, allocator);
             if (pretoucher != null) {
                 pretoucher.watch(queue);
             }
@@ -233,6 +263,13 @@ public final class DefaultMappedStorage implements MappedStorage {
         return true;
     }
 
+    /** Index hash slots and similar scattered writes of a plugin's own mapping: see {@link HugePageAdvice}. */
+    @Override
+    public boolean adviseHugePages(MappedByteBuffer mapping, long length) {
+        Objects.requireNonNull(mapping, "mapping");
+        return !mapping.isReadOnly() && hugePages.advise(mapping, length);
+    }
+
     @Override
     public boolean usesWriteBuffer() {
         return writesThroughBuffer;
@@ -259,7 +296,10 @@ public final class DefaultMappedStorage implements MappedStorage {
             pretoucher.start();
         }
         started = true;
-        LOG.info("mapped storage '{}' started", variant);
+        LOG.info("mapped storage '{}' started; {} for {}", variant, hugePages.describe(),
+                commitLogHugePages ? "the CommitLog and index slots" : "index slots (not the CommitLog: "
+                        + (hugePages.effective() ? "SYNC_FLUSH, a SLAVE, a write buffer or unmapped forces" : "off")
+                        + ")");
     }
 
     @Override
@@ -299,6 +339,11 @@ public final class DefaultMappedStorage implements MappedStorage {
     /** The CommitLog pretoucher, or null when {@code warmMapedFileEnable} is off or the pool is used. */
     CommitLogPretoucher pretoucher() {
         return pretoucher;
+    }
+
+    /** True when CommitLog mappings are advised transparent huge pages. */
+    boolean commitLogHugePages() {
+        return commitLogHugePages;
     }
 
     /** The allocation service of the CommitLog queues. */

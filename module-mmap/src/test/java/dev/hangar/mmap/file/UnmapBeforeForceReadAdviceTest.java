@@ -9,7 +9,6 @@ import dev.hangar.mmap.nativeio.NativeMemory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,22 +27,6 @@ class UnmapBeforeForceReadAdviceTest {
     @TempDir
     Path dir;
 
-    /** The VmFlags of this process's mapping of {@code file}, from /proc/self/smaps. */
-    private static List<String> vmFlags(Path file) throws IOException {
-        List<String> lines = Files.readAllLines(Path.of("/proc/self/smaps"));
-        String name = file.toAbsolutePath().toString();
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).endsWith(" " + name)) {
-                for (int j = i + 1; j < lines.size(); j++) {
-                    if (lines.get(j).startsWith("VmFlags:")) {
-                        return List.of(lines.get(j).substring("VmFlags:".length()).trim().split("\\s+"));
-                    }
-                }
-            }
-        }
-        throw new AssertionError("no mapping of " + name + " in /proc/self/smaps");
-    }
-
     private static void append(DefaultMappedFile file, int records) {
         for (int i = 0; i < records; i++) {
             assertTrue(file.append(TestAppends.record(new byte[RECORD], i + 1)).isOk());
@@ -59,25 +42,25 @@ class UnmapBeforeForceReadAdviceTest {
         DefaultMappedFile plain = new DefaultMappedFile(plainDir, 0, FILE_SIZE, nativeMemory);
         append(plain, 8);
         plain.flush(0);
-        assertFalse(vmFlags(plain.path()).contains("rr"), "control: a plain file keeps the default read-around");
+        assertFalse(Smaps.vmFlags(plain.path()).contains("rr"), "control: a plain file keeps the default read-around");
 
         Path syncDir = Files.createDirectories(dir.resolve("sync"));
         UnmapBeforeForceMappedFile file = new UnmapBeforeForceMappedFile(syncDir, 0, FILE_SIZE, nativeMemory);
-        assertFalse(vmFlags(file.path()).contains("rr"), "no advice before the first force (recovery reads ahead)");
+        assertFalse(Smaps.vmFlags(file.path()).contains("rr"), "no advice before the first force (recovery reads ahead)");
         append(file, 8);
         file.flush(0);
-        assertTrue(vmFlags(file.path()).contains("rr"), "written and forced: no read-around, so small folios; flags "
-                + vmFlags(file.path()));
+        assertTrue(Smaps.vmFlags(file.path()).contains("rr"), "written and forced: no read-around, so small folios; flags "
+                + Smaps.vmFlags(file.path()));
         assertEquals(LibC.MADV_RANDOM, file.advice());
         append(file, 8);
         file.flush(0);
-        assertTrue(vmFlags(file.path()).contains("rr"), "still written: the advice stays");
+        assertTrue(Smaps.vmFlags(file.path()).contains("rr"), "still written: the advice stays");
 
         append(file, FILE_SIZE / RECORD - 16);
         assertTrue(file.isFull(), "the file is complete");
         file.flush(0);
-        assertFalse(vmFlags(file.path()).contains("rr"), "complete: read-around again for readers from disk; flags "
-                + vmFlags(file.path()));
+        assertFalse(Smaps.vmFlags(file.path()).contains("rr"), "complete: read-around again for readers from disk; flags "
+                + Smaps.vmFlags(file.path()));
         assertEquals(LibC.MADV_NORMAL, file.advice());
 
         assertTrue(plain.destroy(0));
@@ -91,7 +74,7 @@ class UnmapBeforeForceReadAdviceTest {
         append(file, 8);
         assertEquals(8 * RECORD, file.flush(0));
         assertEquals(LibC.MADV_NORMAL, file.advice());
-        assertFalse(vmFlags(file.path()).contains("rr"));
+        assertFalse(Smaps.vmFlags(file.path()).contains("rr"));
         assertTrue(file.destroy(0));
     }
 }

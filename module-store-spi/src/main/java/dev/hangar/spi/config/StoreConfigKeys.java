@@ -78,6 +78,15 @@ public final class StoreConfigKeys {
             false, "ASYNC_FLUSH with mappedFile=mmap: the same as syncFlushUnmapForcedPages for the async flush's"
                     + " forces (every flushIntervalCommitLog ms): the written pages leave the mapping first, so their"
                     + " write-back sends no TLB-flush interrupt per page to the other CPUs (where the writer runs)"));
+    public static final ConfigKey<Boolean> TRANSPARENT_HUGE_PAGES = add(boolKey("transparentHugePages", true,
+            "Advise the kernel (madvise MADV_HUGEPAGE) to back with 2 MiB transparent huge pages the mappings written"
+                    + " in place and forced only now and then: the CommitLog of mappedFile=mmap under ASYNC_FLUSH"
+                    + " (not on a SLAVE, which writes it with pwrite) and the hash slots of the index files. One page"
+                    + " fault, one TLB entry and one write-protect per 2 MiB instead of 512: the async flush no longer"
+                    + " write-protects (and TLB-flushes) the written pages one by one, and an index key no longer"
+                    + " faults a page of its own. Needs transparent_hugepage/enabled = always or madvise (logged at"
+                    + " start); never under SYNC_FLUSH, whose forces would write the whole 2 MiB page holding the write"
+                    + " position again"));
     public static final ConfigKey<Integer> FLUSH_INTERVAL_CONSUME_QUEUE = add(intKey("flushIntervalConsumeQueue", 1000,
             1, MAX, "ConsumeQueue/index flush period in ms"));
     public static final ConfigKey<Integer> FLUSH_CONSUME_QUEUE_LEAST_PAGES = add(intKey("flushConsumeQueueLeastPages", 2,

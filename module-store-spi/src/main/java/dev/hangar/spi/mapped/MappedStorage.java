@@ -1,6 +1,7 @@
 package dev.hangar.spi.mapped;
 
 import java.io.IOException;
+import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 
 /**
@@ -20,6 +21,18 @@ public interface MappedStorage extends AutoCloseable {
      */
     default MappedFileQueue openReadOnlyQueue(Path directory, int fileSize, QueueRole role) {
         return openQueue(directory, fileSize, role);
+    }
+
+    /**
+     * Asks for transparent huge pages (2 MiB) behind the first {@code length} bytes of {@code mapping}, a file a
+     * plugin mapped itself for writing and writes at scattered places (an index's hash slots): one page fault and one
+     * TLB entry per 2 MiB instead of one per 4 KiB page a write lands on. Call it right after mapping, before any
+     * byte of the range is touched. True when the advice was given; false when the variant does not give it (the
+     * default), the store's configuration turned it off ({@code transparentHugePages=false}), the kernel has none, or
+     * {@code mapping} is read-only. Only a hint: the mapping works the same either way. Any thread.
+     */
+    default boolean adviseHugePages(MappedByteBuffer mapping, long length) {
+        return false;
     }
 
     /** True when CommitLog queues write into a pooled buffer that must be committed before it is readable. */
