@@ -1,6 +1,8 @@
 package dev.hangar.bench;
 
 import dev.hangar.spi.flush.LatencyHistogram;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,8 +33,8 @@ import java.util.function.BooleanSupplier;
  *        [--paced-seconds S] (every paced row lasts at least S seconds at its rate, 5 by default; 0: half of
  *        --messages, as before)
  * </pre>
- * {@code -Dbench.haWarmupMessages=N}: the unrecorded warm-up run of each engine puts N messages (a tenth of
- * {@code --messages} by default). {@code -Dbench.haLagDump=PREFIX} writes each paced row's lag samples to PREFIX-engine-row-start.txt (answer time on
+ * Each engine first warms up, unrecorded, until the JIT has settled ({@link #warmUp});
+ * {@code -Dbench.haWarmupMessages=N} makes that one run of N messages instead. {@code -Dbench.haLagDump=PREFIX} writes each paced row's lag samples to PREFIX-engine-row-start.txt (answer time on
  * the {@code System.nanoTime} clock, lag), to line them up with {@code perf record -k CLOCK_MONOTONIC}.
  * ({@code --engines} also takes {@value #POOLED_MASTER}: a Hangar master on {@code mappedFile=transient-pool}, a
  * labelled variant that the default run leaves out.)
@@ -82,8 +84,9 @@ public final class HaBench {
         return "## " + SECTION + "\n\n"
                 + "Written by `bench/run.sh --replication` (`dev.hangar.bench.HaBench`): a master and a slave store in\n"
                 + "one JVM, replicating over loopback, for Hangar (`rocketmq-ha`) and RocketMQ 4.9.8 (its own HAService),\n"
-                + "1 KiB messages, 256 MiB files, async flush. Each engine first makes one unrecorded warm-up run (a tenth\n"
-                + "of the messages, SYNC_MASTER in flight). SYNC_MASTER: 16 closed-loop threads, and 4 threads keeping\n"
+                + "1 KiB messages, 256 MiB files, async flush. Each engine first warms up, unrecorded, with runs of the\n"
+                + "rows' size (SYNC_MASTER in flight) until one of them spent under 10 % of its time in the JIT compiler\n"
+                + "(at most 5; the log prints each). SYNC_MASTER: 16 closed-loop threads, and 4 threads keeping\n"
                 + "256 puts in flight each (throughput; put latency includes the slave's acknowledgement). ASYNC_MASTER:\n"
                 + "16 closed-loop threads at full speed, then 4 threads at half of that rate (each thread parks only when\n"
                 + "its next put is due 1 ms ahead or more, and otherwise issues it: about one wake-up per ms per thread,\n"
@@ -158,8 +161,7 @@ public final class HaBench {
                 // unrecorded warm-up, as bench/run.sh makes for issue 13's rows: otherwise whichever engine runs first
                 // pays the JIT compilation of its put, shipping and append paths inside its timed rows
                 if (warmed.add(engine)) {
-                    run(f, dir, engine, HaTargets.Run.SYNC_IN_FLIGHT, "SYNC_MASTER", "warm-up, not recorded",
-                            Math.max(1_000, Integer.getInteger("bench.haWarmupMessages", messages / 10)), 4, 256, 0);
+                    warmUp(f, dir, engine, messages);
                 }
                 if (modes.contains("sync")) {
                     results.add(run(f, dir, engine, HaTargets.Run.SYNC_CLOSED_LOOP, "SYNC_MASTER",
@@ -270,6 +272,46 @@ public final class HaBench {
     static int pacedMessages(int base, double rate, double seconds) {
         long timed = seconds > 0 ? (long) Math.ceil(rate * seconds) : 0;
         return (int) Math.min(Integer.MAX_VALUE - 1, Math.max(base, timed));
+    }
+
+    /** Warm-up runs of one engine at most, before its first recorded row. */
+    static final int WARMUP_MAX_RUNS = 5;
+    /** A warm-up run that compiled for less than this share of its timed seconds ends the warm-up. */
+    static final double WARMUP_SETTLED_COMPILE_SHARE = 0.10;
+
+    /**
+     * Warms {@code engine} up until the JIT has settled: in-flight SYNC_MASTER runs of {@code messages} each (the
+     * rows' own size), until one of them spent less than {@value #WARMUP_SETTLED_COMPILE_SHARE} of its timed seconds
+     * compiling ({@link CompilationMXBean#getTotalCompilationTime()}, all compiler threads), at most
+     * {@value #WARMUP_MAX_RUNS}. A fixed tenth of the messages (the earlier warm-up) ended while C2 still compiled
+     * both engines' paths through their first recorded rounds: on a 2-core machine the compiler thread took 15-35 %
+     * of the CPU for 10 s, and those rounds measured the JIT (docs/PERFORMANCE.md section 47). Both engines get the
+     * same rule; each warm-up run is printed. {@code -Dbench.haWarmupMessages=N} keeps the old single run of N
+     * messages (for A/B runs against earlier figures).
+     */
+    private static void warmUp(PairFactory f, Path dir, String engine, int messages) throws Exception {
+        Integer fixed = Integer.getInteger("bench.haWarmupMessages");
+        if (fixed != null) {
+            run(f, dir, engine, HaTargets.Run.SYNC_IN_FLIGHT, "SYNC_MASTER", "warm-up, not recorded",
+                    Math.max(1_000, fixed), 4, 256, 0);
+            return;
+        }
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        for (int i = 1; i <= WARMUP_MAX_RUNS; i++) {
+            long compiledBefore = jit.getTotalCompilationTime();
+            Result warm = run(f, dir, engine, HaTargets.Run.SYNC_IN_FLIGHT, "SYNC_MASTER",
+                    "warm-up " + i + ", not recorded", messages, 4, 256, 0);
+            long compiledMillis = jit.getTotalCompilationTime() - compiledBefore;
+            double share = compiledMillis / (warm.seconds() * 1000);
+            boolean settled = share < WARMUP_SETTLED_COMPILE_SHARE;
+            System.err.printf("  warm-up %d of %s: the JIT compiled for %,d ms in %.1f s (%.0f %%)%s%n", i, engine,
+                    compiledMillis, warm.seconds(), share * 100, settled ? ": settled" : "");
+            if (settled) {
+                return;
+            }
+        }
+        System.err.printf("  %s: the JIT still compiled after %d warm-up runs; recording anyway%n", engine,
+                WARMUP_MAX_RUNS);
     }
 
     private static Result run(PairFactory factory, Path base, String engine, HaTargets.Run kind, String role,
