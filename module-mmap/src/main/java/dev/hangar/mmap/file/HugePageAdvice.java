@@ -4,6 +4,7 @@ import dev.hangar.mmap.nativeio.LibC;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -98,10 +99,16 @@ public final class HugePageAdvice {
 
     /**
      * {@code files} with the whole mapping of each file it creates or maps advised, before the file is handed out
-     * (so before the allocation service's warm-up or the pretoucher touch it). Files without a mapping of their own
-     * are left as they are. {@code files} itself when nothing would be advised.
+     * (so before the allocation service's warm-up or the pretoucher touch it), and the first {@code headBytes} of
+     * the mapping faulted in readable ({@code MADV_POPULATE_READ}): clean 2 MiB pages of zeros, so the writer's
+     * first store into the file, after a roll, finds its page in the cache (a one-entry write-protect fault) instead
+     * of making a 2 MiB page inside that put. Faulting through the advised mapping is what keeps those pages 2 MiB:
+     * a {@code pread} of the head (what the pretoucher does without huge pages) runs the kernel's file read-ahead,
+     * which fills the head and the tens of megabytes it reads on past it with small folios that no write fault
+     * turns into huge ones later. {@code headBytes} 0 populates nothing (files that exist already). Files without a
+     * mapping of their own are left as they are. {@code files} itself when nothing would be advised.
      */
-    public MappedFileFactory around(MappedFileFactory files) {
+    public MappedFileFactory around(MappedFileFactory files, long headBytes) {
         Objects.requireNonNull(files, "files");
         if (!effective()) {
             return files;
@@ -109,7 +116,10 @@ public final class HugePageAdvice {
         return (directory, fileFromOffset, fileSize) -> {
             var file = files.create(directory, fileFromOffset, fileSize);
             if (file instanceof DefaultMappedFile mapped) {
-                advise(mapped.mappingForPretouch(), fileSize);
+                MappedByteBuffer mapping = mapped.mappingForPretouch();
+                if (advise(mapping, fileSize) && headBytes > 0 && file.wrotePosition() == 0) {
+                    nativeMemory.madvise(mapping, Math.min(headBytes, fileSize), LibC.MADV_POPULATE_READ);
+                }
             }
             return file;
         };

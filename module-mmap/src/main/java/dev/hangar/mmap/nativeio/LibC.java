@@ -25,6 +25,11 @@ public interface LibC extends Library {
      */
     int MADV_HUGEPAGE = 14;
     /**
+     * {@code madvise} advice (Linux 5.14+): fault the pages in readable now, as a read would (clean, mapped
+     * read-only). Older kernels answer EINVAL.
+     */
+    int MADV_POPULATE_READ = 22;
+    /**
      * {@code madvise} advice (Linux 5.14+): fault the pages in writable now, as a write would, without writing
      * anything into them. Older kernels answer EINVAL.
      */

@@ -130,8 +130,10 @@ public final class DefaultMappedStorage implements MappedStorage {
                     : plainFiles;
         }
         this.commitLogHugePages = commitLogHugePages(config, writes) && hugePages.effective();
-        this.commitLogFiles = commitLogHugePages ? hugePages.around(newCommitLogFiles) : newCommitLogFiles;
-        this.existingCommitLogFiles = commitLogHugePages ? hugePages.around(plainFiles) : plainFiles;
+        int headBytes = config.get(StoreConfigKeys.PRETOUCH_NEXT_FILE_HEAD_BYTES);
+        this.commitLogFiles = commitLogHugePages ? hugePages.around(newCommitLogFiles, headBytes)
+                : newCommitLogFiles;
+        this.existingCommitLogFiles = commitLogHugePages ? hugePages.around(plainFiles, 0) : plainFiles;
         // warmMapedFileEnable selects the pretoucher rather than warming whole files: see CommitLogPretoucher.
         // The transient-pool variant writes into pooled buffers, touched when the pool is built.
         // The write-window variant writes into a private mapping: touching the shared one ahead would not help it.
@@ -139,8 +141,9 @@ public final class DefaultMappedStorage implements MappedStorage {
         this.pretoucher = pretouches(config) && !writesThroughBuffer
                 ? new CommitLogPretoucher(nativeMemory, PretouchSettings.touchOnly(
                                 config.get(StoreConfigKeys.PRETOUCH_AHEAD_BYTES), PRETOUCH_IDLE_PARK_NANOS)
-                        .withReadAhead(readAheadDistance(config))
-                        .withNextFileHead(config.get(StoreConfigKeys.PRETOUCH_NEXT_FILE_HEAD_BYTES))
+                        .withReadAhead(commitLogHugePages ? readAheadWithHugePages(config) : readAheadDistance(config))
+                        // with huge pages each new file's head is faulted in when it is created (HugePageAdvice)
+                        .withNextFileHead(commitLogHugePages ? 0 : headBytes)
                         .withPageCacheKeep(config.get(StoreConfigKeys.PAGE_CACHE_KEEP_BEHIND_BYTES)))
                 : null;
         this.allocator = new AllocateMappedFileService(this.commitLogFiles, pool,
@@ -194,6 +197,21 @@ public final class DefaultMappedStorage implements MappedStorage {
             return touchAhead;
         }
         return readAhead;
+    }
+
+    /**
+     * With huge pages the pretoucher reads nothing ahead: its reads run the kernel's file read-ahead, which fills
+     * the CommitLog with small folios (see {@link HugePageAdvice#around}). {@code pretouchReadAheadBytes} set is
+     * said to be ignored.
+     */
+    private static int readAheadWithHugePages(StoreConfig config) {
+        if (config.get(StoreConfigKeys.PRETOUCH_READ_AHEAD_BYTES) > 0) {
+            LOG.warn("pretouchReadAheadBytes={} is ignored while the CommitLog uses transparent huge pages (reading "
+                    + "ahead would fill it with small pages); each new file's first pretouchNextFileHeadBytes are "
+                    + "faulted in when it is created instead, and transparentHugePages=false brings the read-ahead "
+                    + "back", config.get(StoreConfigKeys.PRETOUCH_READ_AHEAD_BYTES));
+        }
+        return 0;
     }
 
     private static int withinFileDescriptors(int configured) {

@@ -47,7 +47,7 @@ class HugePageAdviceTest {
                 HugePageAdvice.of(nativeMemory, "unavailable (no sysfs file)"), HugePageAdvice.none(),
                 HugePageAdvice.of(new NativeMemory(null, "test: no native library"), "madvise"))) {
             assertFalse(none.effective(), none.describe());
-            assertSame(plain, none.around(plain), "the factory is used as it is");
+            assertSame(plain, none.around(plain, 0), "the factory is used as it is");
         }
         assertTrue(HugePageAdvice.of(nativeMemory, "madvise").effective());
         assertTrue(HugePageAdvice.of(nativeMemory, "always").effective());
@@ -67,7 +67,7 @@ class HugePageAdviceTest {
                 FILE_SIZE);
         assertFalse(Smaps.vmFlags(control.path()).contains("hg"), "control: a plain mapping has no huge-page advice");
 
-        DefaultMappedFile advised = (DefaultMappedFile) advice.around(plain)
+        DefaultMappedFile advised = (DefaultMappedFile) advice.around(plain, 0)
                 .create(Files.createDirectories(dir.resolve("advised")), 0, FILE_SIZE);
         assertTrue(Smaps.vmFlags(advised.path()).contains("hg"), "advised when handed out, before any write: flags "
                 + Smaps.vmFlags(advised.path()));
@@ -81,5 +81,22 @@ class HugePageAdviceTest {
                 + " kB of the written 4 MiB file mapped by 2 MiB entries (" + advice.describe() + ")");
         assertTrue(control.destroy(0));
         assertTrue(advised.destroy(0));
+    }
+
+    @Test
+    void aNewFilesHeadIsFaultedInCleanAndReadableWhenItIsMade() throws IOException {
+        NativeMemory nativeMemory = NativeMemory.system();
+        HugePageAdvice advice = HugePageAdvice.of(nativeMemory);
+        assumeTrue(advice.effective(), "SKIPPED: this kernel gives no transparent huge pages on advice ("
+                + advice.describe() + ")");
+        MappedFileFactory plain = (d, offset, size) -> new DefaultMappedFile(d, offset, size, nativeMemory);
+        int head = 2 * 1024 * 1024;
+        DefaultMappedFile file = (DefaultMappedFile) advice.around(plain, head)
+                .create(Files.createDirectories(dir.resolve("head")), 0, FILE_SIZE);
+        assertEquals(head / 1024, Smaps.kilobytes(file.path(), "Rss"), "the head, and nothing past it, is in the "
+                + "page cache and mapped");
+        assertEquals(0, file.wrotePosition(), "faulted in readable: nothing written");
+        assertEquals(0, file.flush(0), "and nothing to flush");
+        assertTrue(file.destroy(0));
     }
 }

@@ -104,6 +104,48 @@ class HugePageSelectionTest {
         }
     }
 
+    /**
+     * The whole written CommitLog stays in 2 MiB pages across a roll, with the pretoucher on as by default. Caught
+     * in the replication benchmark: the pretoucher used to read the next file's head through a channel before the
+     * roll, and the kernel's read-ahead then filled that file with small folios far past the head (a third of the
+     * file's mapping was still 2 MiB entries, and the async flush paid per 4 KiB page again).
+     */
+    @Test
+    void aRolledIntoFileIsWrittenIn2MiBPagesWithThePretoucherOn() throws Exception {
+        assumeTheKernelAdvises();
+        int fileSize = 32 * 1024 * 1024;
+        DefaultMappedStorage storage = new DefaultMappedStorage(StoreConfig.builder()
+                .set(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG, fileSize).build(), false, NativeMemory.system());
+        storage.start();
+        try {
+            assertTrue(storage.pretoucher() != null && storage.commitLogHugePages());
+            MappedFileQueue commitLog = storage.openQueue(dir.resolve("commitlog"), fileSize, QueueRole.COMMIT_LOG);
+            byte[] record = new byte[4096];
+            MappedFile first = commitLog.getLastMappedFile(0, true);
+            for (int i = 0; i < fileSize / record.length; i++) {
+                assertTrue(first.appendBytes(record, 0, record.length));
+                if (i % 64 == 0) {
+                    Thread.sleep(1); // the pretoucher and the allocation service work while the file fills
+                }
+            }
+            MappedFile second = commitLog.getLastMappedFile(fileSize, true);
+            assertEquals(fileSize, second.fileFromOffset());
+            int written = 16 * 1024 * 1024;
+            for (int i = 0; i < written / record.length; i++) {
+                assertTrue(second.appendBytes(record, 0, record.length));
+            }
+            long kb = Smaps.kilobytes(first.path(), "FilePmdMapped");
+            assumeTrue(kb > 0, "SKIPPED: this file system gives no 2 MiB pages to a file mapping (an advised, "
+                    + "fully written file has none mapped)");
+            long rolledInto = Smaps.kilobytes(second.path(), "FilePmdMapped");
+            assertTrue(rolledInto >= written / 1024, "the file rolled into has " + rolledInto + " kB in 2 MiB entries "
+                    + "of the " + written / 1024 + " kB written (the first file: " + kb + " kB)");
+            commitLog.shutdown(0);
+        } finally {
+            storage.shutdown();
+        }
+    }
+
     @Test
     void syncFlushAndSlaveCommitLogFilesAreNotAdvised() throws IOException {
         assumeTheKernelAdvises();

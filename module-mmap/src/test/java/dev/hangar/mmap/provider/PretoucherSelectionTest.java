@@ -76,9 +76,15 @@ class PretoucherSelectionTest {
                 "a master's put threads write through the mapping: the default stays on");
     }
 
+    /** The read-ahead distance without huge pages on the CommitLog, where pretouchReadAheadBytes applies. */
     private static int readAheadWith(Integer readAhead, int touchAhead) {
+        return readAheadWith(readAhead, touchAhead, false);
+    }
+
+    private static int readAheadWith(Integer readAhead, int touchAhead, boolean hugePages) {
         StoreConfig.Builder b = StoreConfig.builder().set(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG, FILE_SIZE)
-                .set(StoreConfigKeys.PRETOUCH_AHEAD_BYTES, touchAhead);
+                .set(StoreConfigKeys.PRETOUCH_AHEAD_BYTES, touchAhead)
+                .set(StoreConfigKeys.TRANSPARENT_HUGE_PAGES, hugePages);
         if (readAhead != null) {
             b.set(StoreConfigKeys.PRETOUCH_READ_AHEAD_BYTES, readAhead);
         }
@@ -92,6 +98,15 @@ class PretoucherSelectionTest {
         assertEquals(64 << 20, readAheadWith(64 << 20, 4 << 20));
         assertEquals(0, readAheadWith(0, 4 << 20), "0 turns reading ahead off");
         assertEquals(8 << 20, readAheadWith(1 << 20, 8 << 20), "raised to the touch distance");
+    }
+
+    @Test
+    void withHugePagesOnTheCommitLogNothingIsReadAhead() {
+        boolean hugePages = DefaultMappedStorage.commitLogHugePages(StoreConfig.builder().build(),
+                DefaultMappedStorage.CommitLogWrites.THROUGH_MAPPING) && dev.hangar.mmap.file.HugePageAdvice.of(
+                NativeMemory.system()).effective();
+        assertEquals(hugePages ? 0 : 32 << 20, readAheadWith(32 << 20, 4 << 20, true),
+                "reading ahead through a channel would fill the CommitLog with small pages: ignored (and logged)");
     }
 
     @Test

@@ -86,7 +86,8 @@ public final class StoreConfigKeys {
                     + " write-protects (and TLB-flushes) the written pages one by one, and an index key no longer"
                     + " faults a page of its own. Needs transparent_hugepage/enabled = always or madvise (logged at"
                     + " start); never under SYNC_FLUSH, whose forces would write the whole 2 MiB page holding the write"
-                    + " position again"));
+                    + " position again. With it, pretouchReadAheadBytes is ignored (reading ahead would make small"
+                    + " pages)"));
     public static final ConfigKey<Integer> FLUSH_INTERVAL_CONSUME_QUEUE = add(intKey("flushIntervalConsumeQueue", 1000,
             1, MAX, "ConsumeQueue/index flush period in ms"));
     public static final ConfigKey<Integer> FLUSH_CONSUME_QUEUE_LEAST_PAGES = add(intKey("flushConsumeQueueLeastPages", 2,
@@ -127,7 +128,9 @@ public final class StoreConfigKeys {
             + "file the pretoucher reads into the page cache (clean pages) once the writer is within 64 MiB of its "
             + "file's end. The touch distance stops at a file's end, so without this the writer's first store after "
             + "every roll faults on a page not in the cache, and the kernel's read-around zero-fills up to "
-            + "read_ahead_kb inside that put (20-50 ms on a VM). 0 turns it off"));
+            + "read_ahead_kb inside that put (20-50 ms on a VM). With transparentHugePages on the CommitLog, that "
+            + "many bytes at the head of each new file are faulted in readable (2 MiB pages) when it is created "
+            + "instead: a read through a channel would fill the file with small pages. 0 turns it off"));
     public static final ConfigKey<Long> PAGE_CACHE_KEEP_BEHIND_BYTES = add(longKey("pageCacheKeepBehindBytes",
             0L, 0L, Long.MAX_VALUE, "With the pretoucher (warmMapedFileEnable): CommitLog bytes behind the flushed "
             + "position left in the page cache; the pretoucher gives older pages back to the kernel (madvise and "
