@@ -240,6 +240,15 @@ public final class AllocateMappedFileService {
     }
 
     /** Requests queued and not yet taken by the service (for tests and stats). */
+    /**
+     * The file at {@code path} if this service has created it ahead and no queue has taken it yet, else null. For
+     * the pretoucher, which prepares the head of the next file before the roll; the file is the queue's to use.
+     */
+    public MappedFile createdAhead(Path path) {
+        AllocateRequest request = requestTable.get(path);
+        return request == null ? null : request.createdFile();
+    }
+
     public int queuedRequests() {
         return requestQueue.size();
     }

@@ -16,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,6 +109,10 @@ public final class CommitLogPretoucher {
     private final long idleParkNanos;
     /** Gives the page cache far behind the flushed position back to the kernel; null: never. */
     private final PageCacheRecycler recycler;
+    /** Chooses 2 MiB pages region by region ahead of the writer; null: the kernel's default pages. */
+    private final HugePageRegions hugePages;
+    /** The allocation service's file at a path, once created ahead of the roll (else null). */
+    private final Function<Path, MappedFile> createdAhead;
     private final CopyOnWriteArrayList<Watched> watched = new CopyOnWriteArrayList<>();
     /** Queues no longer watched whose read channels the pretouch thread still has to close. */
     private final ConcurrentLinkedQueue<Watched> unwatched = new ConcurrentLinkedQueue<>();
@@ -123,6 +128,18 @@ public final class CommitLogPretoucher {
      * @param settings     the distances and the idle sleep
      */
     public CommitLogPretoucher(NativeMemory nativeMemory, PretouchSettings settings) {
+        this(nativeMemory, settings, null, path -> null);
+    }
+
+    /**
+     * @param hugePages    chooses the page size of each region before it is touched, and prepares the next file's
+     *                     head in huge pages while the write rate calls for them; null leaves the pages to the kernel
+     * @param createdAhead the allocation service's file at a path once it created it ahead of the roll, else null
+     */
+    public CommitLogPretoucher(NativeMemory nativeMemory, PretouchSettings settings, HugePageRegions hugePages,
+                               Function<Path, MappedFile> createdAhead) {
+        this.hugePages = hugePages;
+        this.createdAhead = Objects.requireNonNull(createdAhead, "createdAhead");
         this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
         this.aheadBytes = settings.aheadBytes();
         this.readAheadBytes = settings.readAheadBytes();
@@ -167,6 +184,10 @@ public final class CommitLogPretoucher {
                 useMadvise ? "madvise(MADV_POPULATE_WRITE)" : "atomic add of zero", readAheadBytes,
                 readAheadBytes > 0 ? "(read with the distance)" : nextFileHeadBytes,
                 recycler == null ? "left to the kernel" : "given back behind the flushed position");
+        if (hugePages != null) {
+            LOG.info("CommitLog pretoucher: 2 MiB pages for the regions written at {} MiB/s or more",
+                    hugePages.onBytesPerSecond() >> 20);
+        }
     }
 
     public synchronized void shutdown() {
@@ -205,6 +226,11 @@ public final class CommitLogPretoucher {
     /** Bytes of page cache behind the flushed position given back to the kernel so far (0 when that is off). */
     public long bytesOfPageCacheDropped() {
         return recycler == null ? 0 : recycler.bytesDropped();
+    }
+
+    /** The page-size choice of the regions ahead of the writer, or null when the kernel chooses. */
+    public HugePageRegions hugePages() {
+        return hugePages;
     }
 
     /** True while pages are touched by {@code madvise}; false once it failed and the atomic touch took over. */
@@ -280,6 +306,9 @@ public final class CommitLogPretoucher {
             w.touchedEnd = 0;
         }
         int wrote = file.wrotePosition();
+        if (hugePages != null) {
+            hugePages.observe(w.track, file.fileFromOffset() + wrote, System.nanoTime());
+        }
         long writersNextPage = ((long) wrote / PAGE + 1) * PAGE;
         long from = Math.max(w.touchedEnd, writersNextPage);
         // page aligned, so that the next step's madvise starts on a page boundary
@@ -298,6 +327,9 @@ public final class CommitLogPretoucher {
             }
             while (from < target) {
                 long to = Math.min(target, from + (long) PAGES_PER_STEP * PAGE);
+                if (hugePages != null) {
+                    hugePages.beforeTouch(w.track, file, mapping, from, to);
+                }
                 touch(mapping, (int) from, (int) to);
                 w.touchedEnd = (int) to;
                 pages += (int) ((to - from + PAGE - 1) / PAGE);
@@ -376,6 +408,12 @@ public final class CommitLogPretoucher {
         if (headEnd >= nextFileHeadBytes) {
             return 0;
         }
+        if (hugePages != null) {
+            int pages = hugePages.prepareNextHead(w.track, next, createdAhead, nextFileHeadBytes, HEAD_BYTES_PER_STEP);
+            if (pages >= 0) {
+                return pages;
+            }
+        }
         long read = w.next.readAhead(next, headEnd, Math.min(nextFileHeadBytes, headEnd + HEAD_BYTES_PER_STEP));
         bytesReadAhead.addAndGet(read);
         return (int) ((read + PAGE - 1) / PAGE);
@@ -414,6 +452,8 @@ public final class CommitLogPretoucher {
         volatile int touchedEnd;
         /** The queue offset up to which its page cache was given back (-1: not started); pretouch thread only. */
         long droppedUpTo = -1;
+        /** The write rate and page-size decisions (pretouch thread only). */
+        final HugePageRegions.Track track = new HugePageRegions.Track();
         /** The newest file's reader, and the next file's (its head); used by the pretouch thread only. */
         PageCacheReadAhead current = new PageCacheReadAhead();
         PageCacheReadAhead next = new PageCacheReadAhead();

@@ -99,30 +99,49 @@ public final class HugePageAdvice {
     }
 
     /**
-     * {@code files} with the whole mapping of each file it creates or maps advised, before the file is handed out
-     * (so before the allocation service's warm-up or the pretoucher touch it), and the first {@code headBytes} of
-     * the mapping faulted in readable ({@code MADV_POPULATE_READ}): clean 2 MiB pages of zeros, so the writer's
-     * first store into the file, after a roll, finds its page in the cache (a one-entry write-protect fault) instead
-     * of making a 2 MiB page inside that put. Faulting through the advised mapping is what keeps those pages 2 MiB:
-     * a {@code pread} of the head (what the pretoucher does without huge pages) runs the kernel's file read-ahead,
-     * which fills the head and the tens of megabytes it reads on past it with small folios that no write fault
-     * turns into huge ones later. {@code headBytes} 0 populates nothing (files that exist already). Files without a
-     * mapping of their own are left as they are. {@code files} itself when nothing would be advised.
+     * Advises {@code [from, from + length)} of {@code mapping} (page aligned). False when nothing was advised (off, or
+     * the call failed: {@link NativeMemory} logs that once).
      */
-    public MappedFileFactory around(MappedFileFactory files, long headBytes) {
-        Objects.requireNonNull(files, "files");
-        if (!effective()) {
-            return files;
+    public boolean advise(MappedByteBuffer mapping, int from, int length) {
+        if (nativeMemory == null || mapping == null || length <= 0) {
+            return false;
         }
-        return (directory, fileFromOffset, fileSize) -> {
-            var file = files.create(directory, fileFromOffset, fileSize);
-            if (file instanceof DefaultMappedFile mapped) {
-                MappedByteBuffer mapping = mapped.mappingForPretouch();
-                if (advise(mapping, fileSize) && headBytes > 0 && file.wrotePosition() == 0) {
-                    nativeMemory.madvise(mapping, Math.min(headBytes, fileSize), LibC.MADV_POPULATE_READ);
-                }
-            }
-            return file;
-        };
+        return nativeMemory.madvise(mapping.slice(from, length), length, LibC.MADV_HUGEPAGE);
+    }
+
+    /**
+     * Advises {@code [from, from + length)} of {@code mapping} {@code MADV_RANDOM}: a fault there reads no pages
+     * around it (one 4 KiB page, or one 2 MiB page where huge pages are advised). Ahead of a writer that keeps the
+     * kernel's file read-ahead from starting a stream of small folios that would run on ahead of the faults into
+     * the regions advised huge pages later. False when nothing was advised.
+     */
+    boolean noReadAround(MappedByteBuffer mapping, int from, int length) {
+        if (nativeMemory == null || mapping == null || length <= 0) {
+            return false;
+        }
+        return nativeMemory.madvise(mapping.slice(from, length), length, LibC.MADV_RANDOM);
+    }
+
+    /**
+     * Takes {@link #noReadAround} back for the whole of {@code mapping} ({@code MADV_NORMAL}; the huge-page advice
+     * stays): once a file is written, a reader that faults on it from disk (a consumer far behind, a new slave) gets
+     * the kernel's read-around again instead of a page per fault.
+     */
+    boolean readAroundAgain(MappedByteBuffer mapping, int length) {
+        if (nativeMemory == null || mapping == null || length <= 0) {
+            return false;
+        }
+        return nativeMemory.madvise(mapping, length, LibC.MADV_NORMAL);
+    }
+
+    /**
+     * Faults {@code [from, from + length)} of {@code mapping} in readable ({@code MADV_POPULATE_READ}): through an
+     * advised range, clean 2 MiB pages of the file's zeros. False when it could not (off, or an older kernel).
+     */
+    boolean populateRead(MappedByteBuffer mapping, int from, int length) {
+        if (nativeMemory == null || mapping == null || length <= 0) {
+            return false;
+        }
+        return nativeMemory.madvise(mapping.slice(from, length), length, LibC.MADV_POPULATE_READ);
     }
 }

@@ -5,6 +5,7 @@ import dev.hangar.mmap.file.CommitLogPretoucher;
 import dev.hangar.mmap.file.PretouchSettings;
 import dev.hangar.mmap.file.DefaultMappedFile;
 import dev.hangar.mmap.file.HugePageAdvice;
+import dev.hangar.mmap.file.HugePageRegions;
 import dev.hangar.mmap.file.MappedFileFactory;
 import dev.hangar.mmap.file.MappingBudget;
 import dev.hangar.mmap.file.OnDemandMappedFile;
@@ -60,11 +61,9 @@ public final class DefaultMappedStorage implements MappedStorage {
     private final CommitLogPretoucher pretoucher;
     private final MappedFileFactory plainFiles;
     private final MappedFileFactory commitLogFiles;
-    /** Maps the CommitLog files that exist at start (the same advice as {@link #commitLogFiles}, no pool). */
-    private final MappedFileFactory existingCommitLogFiles;
     /** {@code transparentHugePages}: what {@link #adviseHugePages} and the CommitLog files get. */
     private final HugePageAdvice hugePages;
-    /** True when CommitLog mappings are advised huge pages (see {@link #commitLogHugePages}). */
+    /** True when the pretoucher gives the CommitLog 2 MiB pages while it is written fast. */
     private final boolean commitLogHugePages;
     private final MappingBudget consumeQueueMappings;
     private final MappedFileFactory consumeQueueFiles;
@@ -129,31 +128,34 @@ public final class DefaultMappedStorage implements MappedStorage {
                     ? (dir, offset, size) -> new UnmapBeforeForceMappedFile(dir, offset, size, this.nativeMemory)
                     : plainFiles;
         }
-        this.commitLogHugePages = commitLogHugePages(config, writes) && hugePages.effective();
-        int headBytes = config.get(StoreConfigKeys.PRETOUCH_NEXT_FILE_HEAD_BYTES);
-        this.commitLogFiles = commitLogHugePages ? hugePages.around(newCommitLogFiles, headBytes)
-                : newCommitLogFiles;
-        this.existingCommitLogFiles = commitLogHugePages ? hugePages.around(plainFiles, 0) : plainFiles;
         // warmMapedFileEnable selects the pretoucher rather than warming whole files: see CommitLogPretoucher.
         // The transient-pool variant writes into pooled buffers, touched when the pool is built.
         // The write-window variant writes into a private mapping: touching the shared one ahead would not help it.
         this.writesThroughBuffer = writes != CommitLogWrites.THROUGH_MAPPING;
-        this.pretoucher = pretouches(config) && !writesThroughBuffer
-                ? new CommitLogPretoucher(nativeMemory, PretouchSettings.touchOnly(
-                                config.get(StoreConfigKeys.PRETOUCH_AHEAD_BYTES), PRETOUCH_IDLE_PARK_NANOS)
-                        .withReadAhead(commitLogHugePages ? readAheadWithHugePages(config) : readAheadDistance(config))
-                        // with huge pages each new file's head is faulted in when it is created (HugePageAdvice)
-                        .withNextFileHead(commitLogHugePages ? 0 : headBytes)
-                        .withPageCacheKeep(config.get(StoreConfigKeys.PAGE_CACHE_KEEP_BEHIND_BYTES)))
-                : null;
+        boolean pretouch = pretouches(config) && !writesThroughBuffer;
+        // 2 MiB pages come region by region from the pretoucher, by the write rate (see HugePageRegions)
+        this.commitLogHugePages = pretouch && commitLogHugePages(config, writes) && hugePages.effective();
+        HugePageRegions regions = commitLogHugePages
+                ? new HugePageRegions(hugePages, config.get(StoreConfigKeys.FLUSH_INTERVAL_COMMIT_LOG)) : null;
+        int headBytes = config.get(StoreConfigKeys.PRETOUCH_NEXT_FILE_HEAD_BYTES);
+        this.commitLogFiles = regions != null ? regions.adviseHeads(newCommitLogFiles, headBytes) : newCommitLogFiles;
         this.allocator = new AllocateMappedFileService(this.commitLogFiles, pool,
                 config.get(StoreConfigKeys.FAST_FAIL_IF_NO_BUFFER_IN_STORE_POOL),
                 false, 0, AllocateMappedFileService.DEFAULT_WAIT_MILLIS);
+        this.pretoucher = pretouch
+                ? new CommitLogPretoucher(nativeMemory, PretouchSettings.touchOnly(
+                                config.get(StoreConfigKeys.PRETOUCH_AHEAD_BYTES), PRETOUCH_IDLE_PARK_NANOS)
+                        .withReadAhead(commitLogHugePages ? readAheadWithHugePages(config) : readAheadDistance(config))
+                        .withNextFileHead(headBytes)
+                        .withPageCacheKeep(config.get(StoreConfigKeys.PAGE_CACHE_KEEP_BEHIND_BYTES)), regions,
+                        allocator::createdAhead)
+                : null;
     }
 
     /**
-     * True when the CommitLog's mapping is written in place and forced only now and then, so 2 MiB pages serve it
-     * (see {@link HugePageAdvice}): {@code mappedFile=mmap} under {@code ASYNC_FLUSH}, without
+     * True when the CommitLog's mapping is written in place and forced only now and then, so 2 MiB pages can serve it
+     * while it is written fast (see {@link HugePageRegions}; they come from the pretoucher, which needs
+     * {@code warmMapedFileEnable}): {@code mappedFile=mmap} under {@code ASYNC_FLUSH}, without
      * {@code asyncFlushUnmapForcedPages} (which takes written pages out of the mapping before each force), and not on
      * a SLAVE, whose HA client writes the file with {@code pwrite}, so its page cache is not made by the mapping.
      * Never under {@code SYNC_FLUSH}: a force per group commit would write the whole 2 MiB page holding the write
@@ -201,15 +203,14 @@ public final class DefaultMappedStorage implements MappedStorage {
 
     /**
      * With huge pages the pretoucher reads nothing ahead: its reads run the kernel's file read-ahead, which fills
-     * the CommitLog with small folios (see {@link HugePageAdvice#around}). {@code pretouchReadAheadBytes} set is
-     * said to be ignored.
+     * the CommitLog with small folios (see {@link HugePageRegions}). {@code pretouchReadAheadBytes} set is said to
+     * be ignored.
      */
     private static int readAheadWithHugePages(StoreConfig config) {
         if (config.get(StoreConfigKeys.PRETOUCH_READ_AHEAD_BYTES) > 0) {
             LOG.warn("pretouchReadAheadBytes={} is ignored while the CommitLog uses transparent huge pages (reading "
-                    + "ahead would fill it with small pages); each new file's first pretouchNextFileHeadBytes are "
-                    + "faulted in when it is created instead, and transparentHugePages=false brings the read-ahead "
-                    + "back", config.get(StoreConfigKeys.PRETOUCH_READ_AHEAD_BYTES));
+                    + "ahead would fill it with small pages); transparentHugePages=false brings the read-ahead back",
+                    config.get(StoreConfigKeys.PRETOUCH_READ_AHEAD_BYTES));
         }
         return 0;
     }
@@ -241,8 +242,8 @@ public final class DefaultMappedStorage implements MappedStorage {
                 throw new IllegalArgumentException("transient-pool buffers are mappedFileSizeCommitLog = "
                         + pool.fileSize() + " bytes, but a CommitLog queue of " + fileSize + "-byte files was opened");
             }
-            DefaultMappedFileQueue queue = new DefaultMappedFileQueue(directory, fileSize, commitLogFiles,
-                    existingCommitLogFiles, allocator);
+            DefaultMappedFileQueue queue = new DefaultMappedFileQueue(directory, fileSize, commitLogFiles, plainFiles,
+                    allocator);
             if (pretoucher != null) {
                 pretoucher.watch(queue);
             }
@@ -314,10 +315,11 @@ public final class DefaultMappedStorage implements MappedStorage {
             pretoucher.start();
         }
         started = true;
-        LOG.info("mapped storage '{}' started; {} for {}", variant, hugePages.describe(),
-                commitLogHugePages ? "the CommitLog and index slots" : "index slots (not the CommitLog: "
-                        + (hugePages.effective() ? "SYNC_FLUSH, a SLAVE, a write buffer or unmapped forces" : "off")
-                        + ")");
+        LOG.info("mapped storage '{}' started; {} for {}", variant, hugePages.describe(), commitLogHugePages
+                ? "the index slots, and the CommitLog while it is written at " + (pretoucher.hugePages()
+                        .onBytesPerSecond() >> 20) + " MiB/s or more"
+                : "index slots (not the CommitLog: " + (hugePages.effective()
+                        ? "no pretoucher, SYNC_FLUSH, a SLAVE, a write buffer or unmapped forces" : "off") + ")");
     }
 
     @Override
@@ -359,7 +361,7 @@ public final class DefaultMappedStorage implements MappedStorage {
         return pretoucher;
     }
 
-    /** True when CommitLog mappings are advised transparent huge pages. */
+    /** True when the pretoucher gives the CommitLog transparent huge pages while it is written fast. */
     boolean commitLogHugePages() {
         return commitLogHugePages;
     }

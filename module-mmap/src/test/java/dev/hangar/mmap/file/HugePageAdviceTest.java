@@ -2,7 +2,6 @@ package dev.hangar.mmap.file;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -15,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link HugePageAdvice}: which kernel modes it advises under, and, on this machine's kernel, that a file made
- * through {@link HugePageAdvice#around} is mapped with the huge-page advice ({@code hg} in its VmFlags) before any
- * page is touched, while the same file made plainly is not (the control).
+ * {@link HugePageAdvice}: which kernel modes it advises under, and, on this machine's kernel, that an advised
+ * range is mapped with the huge-page advice ({@code hg} in its VmFlags) before any page is touched, while a plain
+ * file is not (the control).
  */
 class HugePageAdviceTest {
     private static final int FILE_SIZE = 4 * 1024 * 1024;
@@ -40,38 +39,38 @@ class HugePageAdviceTest {
     }
 
     @Test
-    void nothingIsAdvisedWhenTheKernelSaysNeverTheKeyIsOffOrThereIsNoNativeLibrary() {
+    void nothingIsAdvisedWhenTheKernelSaysNeverTheKeyIsOffOrThereIsNoNativeLibrary() throws IOException {
         NativeMemory nativeMemory = NativeMemory.system();
-        MappedFileFactory plain = (d, offset, size) -> new DefaultMappedFile(d, offset, size, nativeMemory);
+        DefaultMappedFile file = new DefaultMappedFile(dir, 0, FILE_SIZE, nativeMemory);
         for (HugePageAdvice none : List.of(HugePageAdvice.of(nativeMemory, "never"),
                 HugePageAdvice.of(nativeMemory, "unavailable (no sysfs file)"), HugePageAdvice.none(),
                 HugePageAdvice.of(new NativeMemory(null, "test: no native library"), "madvise"))) {
             assertFalse(none.effective(), none.describe());
-            assertSame(plain, none.around(plain, 0), "the factory is used as it is");
+            assertFalse(none.advise(file.mappingForPretouch(), 0, FILE_SIZE), none.describe());
         }
+        assertFalse(Smaps.vmFlags(file.path()).contains("hg"));
         assertTrue(HugePageAdvice.of(nativeMemory, "madvise").effective());
         assertTrue(HugePageAdvice.of(nativeMemory, "always").effective());
         assertTrue(HugePageAdvice.none().describe().contains("transparentHugePages=false"));
+        assertTrue(file.destroy(0));
     }
 
     @Test
-    void aFileMadeThroughTheAdviceIsMappedWithHugePagesAndAPlainOneIsNot() throws IOException {
+    void anAdvisedRangeIsMappedWithHugePagesAndAPlainFileIsNot() throws IOException {
         NativeMemory nativeMemory = NativeMemory.system();
         assertTrue(nativeMemory.isAvailable(), "madvise through JNA (a dependency of the build) must be available");
         HugePageAdvice advice = HugePageAdvice.of(nativeMemory);
         assumeTrue(advice.effective(), "SKIPPED: this kernel gives no transparent huge pages on advice ("
                 + advice.describe() + "), so there is nothing to observe");
-        MappedFileFactory plain = (d, offset, size) -> new DefaultMappedFile(d, offset, size, nativeMemory);
-
-        DefaultMappedFile control = (DefaultMappedFile) plain.create(Files.createDirectories(dir.resolve("plain")), 0,
-                FILE_SIZE);
+        DefaultMappedFile control = new DefaultMappedFile(Files.createDirectories(dir.resolve("plain")), 0, FILE_SIZE,
+                nativeMemory);
         assertFalse(Smaps.vmFlags(control.path()).contains("hg"), "control: a plain mapping has no huge-page advice");
 
-        DefaultMappedFile advised = (DefaultMappedFile) advice.around(plain, 0)
-                .create(Files.createDirectories(dir.resolve("advised")), 0, FILE_SIZE);
-        assertTrue(Smaps.vmFlags(advised.path()).contains("hg"), "advised when handed out, before any write: flags "
-                + Smaps.vmFlags(advised.path()));
-        assertEquals(0, Smaps.kilobytes(advised.path(), "Rss"), "nothing was touched before the advice");
+        DefaultMappedFile advised = new DefaultMappedFile(Files.createDirectories(dir.resolve("advised")), 0,
+                FILE_SIZE, nativeMemory);
+        assertTrue(advice.advise(advised.mappingForPretouch(), 0, FILE_SIZE));
+        assertTrue(Smaps.vmFlags(advised.path()).contains("hg"), "flags " + Smaps.vmFlags(advised.path()));
+        assertEquals(0, Smaps.kilobytes(advised.path(), "Rss"), "advising touches nothing");
         for (int i = 0; i < FILE_SIZE / RECORD; i++) {
             assertTrue(advised.append(TestAppends.record(new byte[RECORD], i + 1)).isOk());
         }
@@ -81,22 +80,5 @@ class HugePageAdviceTest {
                 + " kB of the written 4 MiB file mapped by 2 MiB entries (" + advice.describe() + ")");
         assertTrue(control.destroy(0));
         assertTrue(advised.destroy(0));
-    }
-
-    @Test
-    void aNewFilesHeadIsFaultedInCleanAndReadableWhenItIsMade() throws IOException {
-        NativeMemory nativeMemory = NativeMemory.system();
-        HugePageAdvice advice = HugePageAdvice.of(nativeMemory);
-        assumeTrue(advice.effective(), "SKIPPED: this kernel gives no transparent huge pages on advice ("
-                + advice.describe() + ")");
-        MappedFileFactory plain = (d, offset, size) -> new DefaultMappedFile(d, offset, size, nativeMemory);
-        int head = 2 * 1024 * 1024;
-        DefaultMappedFile file = (DefaultMappedFile) advice.around(plain, head)
-                .create(Files.createDirectories(dir.resolve("head")), 0, FILE_SIZE);
-        assertEquals(head / 1024, Smaps.kilobytes(file.path(), "Rss"), "the head, and nothing past it, is in the "
-                + "page cache and mapped");
-        assertEquals(0, file.wrotePosition(), "faulted in readable: nothing written");
-        assertEquals(0, file.flush(0), "and nothing to flush");
-        assertTrue(file.destroy(0));
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.hangar.mmap.file.HugePageAdvice;
+import dev.hangar.mmap.file.HugePageRegions;
 import dev.hangar.mmap.file.Smaps;
 import dev.hangar.mmap.nativeio.NativeMemory;
 import dev.hangar.mmap.provider.DefaultMappedStorage.CommitLogWrites;
@@ -68,78 +69,100 @@ class HugePageSelectionTest {
         assumeTrue(advice.effective(), "SKIPPED: " + advice.describe() + " on this machine: nothing to observe");
     }
 
+    /**
+     * A storage whose pretoucher calls any writer fast ({@code flushIntervalCommitLog} of a minute: 2 MiB pages from
+     * 280 KB/s) or none ({@code flushIntervalCommitLog} of 1 ms: from 16 GB/s), so the test does not depend on how
+     * fast this machine writes.
+     */
+    private static DefaultMappedStorage storage(int fileSize, boolean everyWriterIsFast) {
+        return new DefaultMappedStorage(StoreConfig.builder()
+                .set(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG, fileSize)
+                .set(StoreConfigKeys.FLUSH_INTERVAL_COMMIT_LOG, everyWriterIsFast ? 60_000 : 1).build(), false,
+                NativeMemory.system());
+    }
+
+    /**
+     * Appends {@code bytes} in 4 KiB records, at most 64 KiB per millisecond, so the pretoucher (which samples the
+     * rate every 100 ms and touches 4 MiB ahead) keeps ahead of the writer on a slow machine too.
+     */
+    private static void write(MappedFile file, int bytes) throws InterruptedException {
+        byte[] record = new byte[4096];
+        for (int i = 0; i < bytes / record.length; i++) {
+            assertTrue(file.appendBytes(record, 0, record.length));
+            if (i % 16 == 0) {
+                Thread.sleep(1);
+            }
+        }
+    }
+
     @Test
-    void newAndExistingCommitLogFilesAreAdvisedAndConsumeQueueFilesAreNot() throws IOException {
+    void aCommitLogWrittenFastIsIn2MiBPagesOneWrittenSlowlyOnlyAtItsStartAndConsumeQueuesNever() throws Exception {
         assumeTheKernelAdvises();
-        DefaultMappedStorage storage = new DefaultMappedStorage(config().build(), false, NativeMemory.system());
-        storage.start();
-        Path commitLogDir = dir.resolve("commitlog");
+        int fileSize = 64 * 1024 * 1024;
+        DefaultMappedStorage fast = storage(fileSize, true);
+        DefaultMappedStorage slow = storage(fileSize, false);
+        fast.start();
+        slow.start();
         try {
-            assertTrue(storage.commitLogHugePages());
-            MappedFileQueue commitLog = storage.openQueue(commitLogDir, FILE_SIZE, QueueRole.COMMIT_LOG);
-            MappedFile first = commitLog.getLastMappedFile(0, true);
-            assertTrue(hugePageAdvice(first.path()), "a new CommitLog file: flags " + Smaps.vmFlags(first.path()));
-            assertTrue(first.appendBytes(new byte[4096], 0, 4096));
-            MappedFileQueue consumeQueue = storage.openQueue(dir.resolve("cq"), 6000, QueueRole.CONSUME_QUEUE);
+            assertTrue(fast.commitLogHugePages() && slow.commitLogHugePages());
+            MappedFile fastFile = fast.openQueue(dir.resolve("fast"), fileSize, QueueRole.COMMIT_LOG)
+                    .getLastMappedFile(0, true);
+            MappedFile slowFile = slow.openQueue(dir.resolve("slow"), fileSize, QueueRole.COMMIT_LOG)
+                    .getLastMappedFile(0, true);
+            write(fastFile, 48 * 1024 * 1024);
+            write(slowFile, 48 * 1024 * 1024);
+            // a new queue starts in 2 MiB pages for the regions touched until the first sample of the rate (100 ms:
+            // up to 6.4 MiB written here, plus the touch distance), then a slow writer's regions stay 4 KiB pages; the
+            // bound leaves room for a pretouch thread that samples late on a loaded machine
+            HugePageRegions slowRegions = slow.pretoucher().hugePages();
+            long startRegions = (16L * 1024 * 1024) / HugePageRegions.REGION;
+            assertTrue(slowRegions.hugeRegions() <= startRegions, slowRegions.hugeRegions() + " regions advised");
+            assertTrue(slowRegions.smallRegions() >= 48 / 2 - startRegions, slowRegions.smallRegions() + " small");
+            HugePageRegions fastRegions = fast.pretoucher().hugePages();
+            assertEquals(0, fastRegions.smallRegions(), "a fast writer's regions are all advised");
+            long pmd = Smaps.kilobytes(fastFile.path(), "FilePmdMapped");
+            System.out.println("HugePageSelectionTest: " + pmd + " kB of the 48 MiB written fast in 2 MiB entries, "
+                    + Smaps.kilobytes(slowFile.path(), "FilePmdMapped") + " kB of the slowly written one");
+            assertTrue(pmd >= 44 * 1024, "all a fast writer wrote is in 2 MiB entries but the regions it wrote before "
+                    + "the pretoucher first looked (its first page's region, and the read-around of its fault): " + pmd
+                    + " kB");
+            MappedFileQueue consumeQueue = fast.openQueue(dir.resolve("cq"), 6000, QueueRole.CONSUME_QUEUE);
             MappedFile unit = consumeQueue.getLastMappedFile(0, true);
             assertTrue(unit.appendBytes(new byte[20], 0, 20));
             assertTrue(unit.appendBytes(new byte[20], 0, 20), "the second unit goes through the mapping");
             assertFalse(hugePageAdvice(unit.path()), "thousands of queues must not take 2 MiB each");
-            commitLog.shutdown(0);
             consumeQueue.shutdown(0);
         } finally {
-            storage.shutdown();
-        }
-
-        DefaultMappedStorage restarted = new DefaultMappedStorage(config().build(), false, NativeMemory.system());
-        restarted.start();
-        try {
-            MappedFileQueue commitLog = restarted.openQueue(commitLogDir, FILE_SIZE, QueueRole.COMMIT_LOG);
-            assertTrue(commitLog.load());
-            MappedFile loaded = commitLog.getLastMappedFile();
-            assertTrue(hugePageAdvice(loaded.path()), "a CommitLog file mapped again at start is advised too");
-            commitLog.shutdown(0);
-        } finally {
-            restarted.shutdown();
+            fast.shutdown();
+            slow.shutdown();
         }
     }
 
     /**
-     * The whole written CommitLog stays in 2 MiB pages across a roll, with the pretoucher on as by default. Caught
-     * in the replication benchmark: the pretoucher used to read the next file's head through a channel before the
-     * roll, and the kernel's read-ahead then filled that file with small folios far past the head (a third of the
-     * file's mapping was still 2 MiB entries, and the async flush paid per 4 KiB page again).
+     * The whole written CommitLog stays in 2 MiB pages across a roll. Caught in the replication benchmark: the
+     * pretoucher used to read the next file's head through a channel before the roll, and the kernel's read-ahead then
+     * filled that file with small folios far past the head (the file rolled into had 4 of 58 MB in 2 MiB entries, and
+     * the async flush paid per 4 KiB page again).
      */
     @Test
-    void aRolledIntoFileIsWrittenIn2MiBPagesWithThePretoucherOn() throws Exception {
+    void aRolledIntoFileIsWrittenIn2MiBPages() throws Exception {
         assumeTheKernelAdvises();
         int fileSize = 32 * 1024 * 1024;
-        DefaultMappedStorage storage = new DefaultMappedStorage(StoreConfig.builder()
-                .set(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG, fileSize).build(), false, NativeMemory.system());
+        DefaultMappedStorage storage = storage(fileSize, true);
         storage.start();
         try {
-            assertTrue(storage.pretoucher() != null && storage.commitLogHugePages());
             MappedFileQueue commitLog = storage.openQueue(dir.resolve("commitlog"), fileSize, QueueRole.COMMIT_LOG);
-            byte[] record = new byte[4096];
             MappedFile first = commitLog.getLastMappedFile(0, true);
-            for (int i = 0; i < fileSize / record.length; i++) {
-                assertTrue(first.appendBytes(record, 0, record.length));
-                if (i % 64 == 0) {
-                    Thread.sleep(1); // the pretoucher and the allocation service work while the file fills
-                }
-            }
+            // the pretoucher prepares the next file's head through its own mapping while the writer nears the end
+            write(first, fileSize);
             MappedFile second = commitLog.getLastMappedFile(fileSize, true);
             assertEquals(fileSize, second.fileFromOffset());
             int written = 16 * 1024 * 1024;
-            for (int i = 0; i < written / record.length; i++) {
-                assertTrue(second.appendBytes(record, 0, record.length));
-            }
-            long kb = Smaps.kilobytes(first.path(), "FilePmdMapped");
-            assumeTrue(kb > 0, "SKIPPED: this file system gives no 2 MiB pages to a file mapping (an advised, "
-                    + "fully written file has none mapped)");
+            write(second, written);
             long rolledInto = Smaps.kilobytes(second.path(), "FilePmdMapped");
             assertTrue(rolledInto >= written / 1024, "the file rolled into has " + rolledInto + " kB in 2 MiB entries "
-                    + "of the " + written / 1024 + " kB written (the first file: " + kb + " kB)");
+                    + "of the " + written / 1024 + " kB written (the first file: "
+                    + Smaps.kilobytes(first.path(), "FilePmdMapped") + " kB)");
             commitLog.shutdown(0);
         } finally {
             storage.shutdown();

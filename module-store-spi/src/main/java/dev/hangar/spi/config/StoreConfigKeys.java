@@ -79,15 +79,17 @@ public final class StoreConfigKeys {
                     + " forces (every flushIntervalCommitLog ms): the written pages leave the mapping first, so their"
                     + " write-back sends no TLB-flush interrupt per page to the other CPUs (where the writer runs)"));
     public static final ConfigKey<Boolean> TRANSPARENT_HUGE_PAGES = add(boolKey("transparentHugePages", true,
-            "Advise the kernel (madvise MADV_HUGEPAGE) to back with 2 MiB transparent huge pages the mappings written"
-                    + " in place and forced only now and then: the CommitLog of mappedFile=mmap under ASYNC_FLUSH"
-                    + " (not on a SLAVE, which writes it with pwrite) and the hash slots of the index files. One page"
-                    + " fault, one TLB entry and one write-protect per 2 MiB instead of 512: the async flush no longer"
-                    + " write-protects (and TLB-flushes) the written pages one by one, and an index key no longer"
-                    + " faults a page of its own. Needs transparent_hugepage/enabled = always or madvise (logged at"
-                    + " start); never under SYNC_FLUSH, whose forces would write the whole 2 MiB page holding the write"
-                    + " position again. With it, pretouchReadAheadBytes is ignored (reading ahead would make small"
-                    + " pages)"));
+            "Advise the kernel (madvise MADV_HUGEPAGE) to back with 2 MiB transparent huge pages the hash slots of"
+                    + " the index files and, while it is written fast, the CommitLog of mappedFile=mmap under"
+                    + " ASYNC_FLUSH (not on a SLAVE, which writes it with pwrite): the pretoucher (warmMapedFileEnable)"
+                    + " advises each 2 MiB region ahead of the writer while the log is written at 16 MiB per"
+                    + " flushIntervalCommitLog or more (32 MiB/s at 500 ms), and not below half of that, since every"
+                    + " async flush writes the 2 MiB page at the write position again. One page fault, TLB entry and"
+                    + " write-protect per 2 MiB instead of 512: the async flush no longer write-protects (and"
+                    + " TLB-flushes) the written pages one by one, and an index key no longer faults a page of its own."
+                    + " Needs transparent_hugepage/enabled = always or madvise (logged at start); never under"
+                    + " SYNC_FLUSH, whose forces would write the whole 2 MiB page holding the write position again."
+                    + " With it, pretouchReadAheadBytes is ignored (reading ahead would make small pages)"));
     public static final ConfigKey<Integer> FLUSH_INTERVAL_CONSUME_QUEUE = add(intKey("flushIntervalConsumeQueue", 1000,
             1, MAX, "ConsumeQueue/index flush period in ms"));
     public static final ConfigKey<Integer> FLUSH_CONSUME_QUEUE_LEAST_PAGES = add(intKey("flushConsumeQueueLeastPages", 2,
@@ -128,9 +130,9 @@ public final class StoreConfigKeys {
             + "file the pretoucher reads into the page cache (clean pages) once the writer is within 64 MiB of its "
             + "file's end. The touch distance stops at a file's end, so without this the writer's first store after "
             + "every roll faults on a page not in the cache, and the kernel's read-around zero-fills up to "
-            + "read_ahead_kb inside that put (20-50 ms on a VM). With transparentHugePages on the CommitLog, that "
-            + "many bytes at the head of each new file are faulted in readable (2 MiB pages) when it is created "
-            + "instead: a read through a channel would fill the file with small pages. 0 turns it off"));
+            + "read_ahead_kb inside that put (20-50 ms on a VM). With transparentHugePages, while the CommitLog is "
+            + "written fast, the head is faulted in readable through the file's mapping in 2 MiB pages instead (a "
+            + "read through a channel would fill the file with small pages). 0 turns it off"));
     public static final ConfigKey<Long> PAGE_CACHE_KEEP_BEHIND_BYTES = add(longKey("pageCacheKeepBehindBytes",
             0L, 0L, Long.MAX_VALUE, "With the pretoucher (warmMapedFileEnable): CommitLog bytes behind the flushed "
             + "position left in the page cache; the pretoucher gives older pages back to the kernel (madvise and "
