@@ -97,7 +97,7 @@ public final class HaBench {
                 + "of each side. Targets (issue 10): SYNC_MASTER in-flight throughput >= 2x RocketMQ's; ASYNC_MASTER lag\n"
                 + "p99 <= 10 ms at half rate, each judged in the table at the end with the bound the run measured (the\n"
                 + "CPU each engine spends per replicated message; the floor's lag at the same rate). docs/PERFORMANCE.md\n"
-                + "(sections 5 and 46) explains where the replication lag goes.\n\n"
+                + "(sections 5, 46 and 47) explains where the replication lag and the CPU go.\n\n"
                 + table;
     }
 
