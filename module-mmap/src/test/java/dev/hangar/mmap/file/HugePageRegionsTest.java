@@ -110,17 +110,9 @@ class HugePageRegionsTest {
     void regionsAheadAreAdvisedWhileTheRateIsHighAndTheWritersRegionNever() throws IOException {
         HugePageRegions regions = new HugePageRegions(advice(), 500);
         DefaultMappedFile file = new DefaultMappedFile(dir, 0, FILE_SIZE, NativeMemory.system());
-        HugePageRegions.Track t = new HugePageRegions.Track();
-        regions.observe(t, 0, 0);
-        regions.observe(t, 64L << 20, 100 * MS);
-        assertTrue(t.huge());
-        assertTrue(file.hold());
-        try {
-            // the writer is inside region 0: touching [its next page, 4 MiB) decides regions 1 to 9 (16 MiB on)
-            regions.beforeTouch(t, file, file.mappingForPretouch(), 4096, 2L * REGION);
-        } finally {
-            file.release();
-        }
+        HugePageRegions.Track t = fast(regions);
+        // the writer is inside region 0: touching [its next page, 4 MiB) decides regions 1 to 9 (16 MiB on)
+        touch(regions, t, file, 4096, 2L * REGION);
         long decided = (2L * REGION + HugePageRegions.DECIDE_AHEAD) / REGION - 1;
         assertEquals(decided, regions.hugeRegions());
         assertEquals(0, regions.smallRegions());
@@ -133,20 +125,10 @@ class HugePageRegionsTest {
 
         regions.observe(t, 64L << 20, 300 * MS);
         assertFalse(t.huge(), "nothing written for 200 ms");
-        assertTrue(file.hold());
-        try {
-            regions.beforeTouch(t, file, file.mappingForPretouch(), 2L * REGION, 4L * REGION);
-        } finally {
-            file.release();
-        }
+        touch(regions, t, file, 2L * REGION, 4L * REGION);
         assertEquals(decided, regions.hugeRegions(), "decided regions are not decided again");
         assertEquals(0, regions.smallRegions(), "the regions touched now were decided ahead already");
-        assertTrue(file.hold());
-        try {
-            regions.beforeTouch(t, file, file.mappingForPretouch(), 16L * REGION, 18L * REGION);
-        } finally {
-            file.release();
-        }
+        touch(regions, t, file, 16L * REGION, 18L * REGION);
         assertEquals(2, regions.smallRegions(), "two regions touched while nothing is written: 4 KiB pages, and "
                 + "none decided ahead of them");
         assertTrue(file.destroy(0));
@@ -154,59 +136,48 @@ class HugePageRegionsTest {
 
     @Test
     void theNextFilesHeadIsPreparedIn2MiBPagesOnlyWhileTheRateIsHigh() throws IOException {
-        Path next = dir.resolve(MappedFileNames.of(FILE_SIZE));
-        DefaultMappedFile nextFile = new DefaultMappedFile(dir, FILE_SIZE, FILE_SIZE, NativeMemory.system());
+        Next next = next();
         HugePageRegions regions = new HugePageRegions(advice(), 500);
-        Function<Path, MappedFile> createdAhead = p -> p.equals(next) ? nextFile : null;
         HugePageRegions.Track t = new HugePageRegions.Track();
         int head = 3 * 1024 * 1024;
         regions.observe(t, 0, 0);
         regions.observe(t, 1L << 20, 100 * MS);
-        assertEquals(-1, regions.prepareNextHead(t, next, createdAhead, head, 1 << 20),
+        assertEquals(-1, regions.prepareNextHead(t, next.path(), next.lookup(), head, 1 << 20),
                 "a low rate: read as without huge pages");
         regions.observe(t, 64L << 20, 200 * MS);
-        assertEquals(-1, regions.prepareNextHead(t, dir.resolve(MappedFileNames.of(2L * FILE_SIZE)), createdAhead,
+        assertEquals(-1, regions.prepareNextHead(t, dir.resolve(MappedFileNames.of(2L * FILE_SIZE)), next.lookup(),
                 head, 1 << 20),
                 "a file not created yet: read as without huge pages");
 
         int pages = 0;
         for (int step = 0; step < 10; step++) {
-            pages += regions.prepareNextHead(t, next, createdAhead, head, 1 << 20);
+            pages += regions.prepareNextHead(t, next.path(), next.lookup(), head, 1 << 20);
         }
         assertEquals(head / 4096, pages, "faulted in a megabyte per step, then nothing more to do");
         assertEquals(2, regions.hugeRegions(), "3 MiB of head: two regions advised");
-        assertTrue(Smaps.vmFlags(nextFile.path()).contains("hg"));
-        assertEquals(2 * REGION / 1024, Smaps.kilobytes(nextFile.path(), "Rss"),
+        assertTrue(Smaps.vmFlags(next.file().path()).contains("hg"));
+        assertEquals(2 * REGION / 1024, Smaps.kilobytes(next.file().path(), "Rss"),
                 "the head's two 2 MiB pages and nothing more are mapped");
-        assertEquals(0, nextFile.flush(0), "faulted in readable: nothing to write back");
-        assertTrue(nextFile.destroy(0));
+        assertEquals(0, next.file().flush(0), "faulted in readable: nothing to write back");
+        assertTrue(next.file().destroy(0));
     }
 
     @Test
     void aRolledIntoFileKeepsTheDecisionsMadeForItsHead() throws IOException {
-        Path next = dir.resolve(MappedFileNames.of(FILE_SIZE));
-        DefaultMappedFile nextFile = new DefaultMappedFile(dir, FILE_SIZE, FILE_SIZE, NativeMemory.system());
+        Next next = next();
         HugePageRegions regions = new HugePageRegions(advice(), 500);
-        Function<Path, MappedFile> createdAhead = p -> p.equals(next) ? nextFile : null;
-        HugePageRegions.Track t = new HugePageRegions.Track();
-        regions.observe(t, 0, 0);
-        regions.observe(t, 64L << 20, 100 * MS);
-        while (regions.prepareNextHead(t, next, createdAhead, REGION, 1 << 20) > 0) {
+        HugePageRegions.Track t = fast(regions);
+        while (regions.prepareNextHead(t, next.path(), next.lookup(), REGION, 1 << 20) > 0) {
             assertTrue(regions.hugeRegions() <= 1);
         }
-        assertTrue(nextFile.hold());
-        try {
-            // the writer rolled in and is at its first page: the pretoucher touches from the second
-            regions.beforeTouch(t, nextFile, nextFile.mappingForPretouch(), 4096, 2L * REGION);
-        } finally {
-            nextFile.release();
-        }
+        // the writer rolled in and is at its first page: the pretoucher touches from the second
+        touch(regions, t, next.file(), 4096, 2L * REGION);
         assertEquals((2L * REGION + HugePageRegions.DECIDE_AHEAD) / REGION, regions.hugeRegions(),
                 "the head's region once, then the regions after it");
-        List<List<String>> mappings = Smaps.mappingsOf(nextFile.path());
+        List<List<String>> mappings = Smaps.mappingsOf(next.file().path());
         assertEquals(2, mappings.size(), "regions 0 and 1 advised alike (one mapping), the rest not: " + mappings);
         assertTrue(flags(mappings.get(0)).contains("hg"));
-        assertTrue(nextFile.destroy(0));
+        assertTrue(next.file().destroy(0));
     }
 
     /**
@@ -265,6 +236,24 @@ class HugePageRegionsTest {
         assertTrue(Smaps.mappingsOf(second.path()).stream().anyMatch(m -> flags(m).contains("rr")));
         assertTrue(first.destroy(0));
         assertTrue(second.destroy(0));
+    }
+
+    /** The file after a first one of {@link #FILE_SIZE}, created ahead, and a lookup that finds it by its path. */
+    private record Next(Path path, DefaultMappedFile file, Function<Path, MappedFile> lookup) {
+    }
+
+    private Next next() throws IOException {
+        DefaultMappedFile file = new DefaultMappedFile(dir, FILE_SIZE, FILE_SIZE, NativeMemory.system());
+        return new Next(file.path(), file, p -> p.equals(file.path()) ? file : null);
+    }
+
+    /** A track whose first sample saw 64 MiB written in 100 ms: huge pages, decided ahead. */
+    private static HugePageRegions.Track fast(HugePageRegions regions) {
+        HugePageRegions.Track t = new HugePageRegions.Track();
+        regions.observe(t, 0, 0);
+        regions.observe(t, 64L << 20, 100 * MS);
+        assertTrue(t.huge());
+        return t;
     }
 
     private static void touch(HugePageRegions regions, HugePageRegions.Track t, DefaultMappedFile file, long from,
