@@ -43,18 +43,20 @@ class HashSlotAdviceTest {
     }
 
     @Test
-    void theSlotsOfEachWritableFileAreAdvisedWhenMappedRoundedUpToWhole2MiBPages() {
+    void theSlotsOfEachWritableFileAreAdvisedWhenMappedInWhole2MiBPagesNoneReachingIntoTheEntries() {
         long fileSize = IndexFileFormat.fileSize(SLOTS, ENTRIES);
         long slotsEnd = IndexFileFormat.HEADER_SIZE + (long) SLOTS * IndexFileFormat.SLOT_SIZE;
-        assertEquals(4 * 1024 * 1024, IndexFile.hashSlotRegion(SLOTS), "4 000 040 bytes of header and slots: 2 pages");
-        assertTrue(IndexFile.hashSlotRegion(SLOTS) >= slotsEnd);
+        assertEquals(2 * 1024 * 1024, IndexFile.hashSlotRegion(SLOTS), "4 000 040 bytes of header and slots: the "
+                + "first 2 MiB page; the second would reach into the entries");
+        assertTrue(IndexFile.hashSlotRegion(SLOTS) <= slotsEnd);
+        assertEquals(0, IndexFile.hashSlotRegion(1000), "a slot table under 2 MiB: nothing to advise");
 
         Recorded advice = new Recorded();
         IndexFileSet set = new IndexFileSet(dir, SLOTS, ENTRIES, new InMemoryCheckpoint(), false, advice);
         IndexFile first = set.writableFile();
         assertEquals(1, advice.calls.size(), "advised when created");
         assertEquals(fileSize, advice.calls.get(0)[0]);
-        assertEquals(Math.min(fileSize, IndexFile.hashSlotRegion(SLOTS)), advice.calls.get(0)[1]);
+        assertEquals(IndexFile.hashSlotRegion(SLOTS), advice.calls.get(0)[1]);
         for (int i = 0; i < ENTRIES - 1; i++) {
             assertTrue(first.putKey("key-" + i, 100 + i, 1_700_000_000_000L + i));
         }
@@ -105,7 +107,8 @@ class HashSlotAdviceTest {
         dispatcher.load();
         dispatcher.dispatch(new DispatchFixture(dir).request("T", 0, 0, 0, 100,
                 1_700_000_000_000L, "order-1", null, 0));
+        assertEquals(9L * 2 * 1024 * 1024, IndexFile.hashSlotRegion(5_000_000));
         assertEquals(List.of(IndexFile.hashSlotRegion(5_000_000)), asked,
-                "RocketMQ's 5 000 000 slots: 20 000 040 bytes, advised as 10 pages of 2 MiB");
+                "RocketMQ's 5 000 000 slots: 20 000 040 bytes, advised as 9 pages of 2 MiB");
     }
 }
