@@ -172,7 +172,9 @@ final class IndexFile {
      * The whole 2 MiB pages (the huge pages that may back them) within the header and the hash slots: rounded down,
      * so that no huge page reaches into the entries, which fill from the front: a 2 MiB page there would be written
      * back whole with the first entries and take its blocks on disk at once (the 8 000-queue benchmark's disk use
-     * grew from 2.01x to 2.03x the data with the slots rounded up). The slots' last partial page keeps 4 KiB pages.
+     * grew from 2.01x to 2.03x the data with the slots rounded up). The slots' last partial page keeps 4 KiB pages,
+     * as long as a fault in the advised range reads nothing around it: {@code MappedStorage.adviseHugePages} gives no
+     * read-around with the advice (a huge-page fault otherwise reads the next 2 MiB page too, the entries' first).
      * 0 for a slot table smaller than one huge page.
      */
     static long hashSlotRegion(int slotCount) {

@@ -8,6 +8,10 @@ import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Asks the kernel to back a mapping with transparent huge pages ({@code madvise(MADV_HUGEPAGE)}): the page cache then
@@ -29,15 +33,27 @@ import java.util.Objects;
  * The advice has no effect where {@code /sys/kernel/mm/transparent_hugepage/enabled} is {@code never} (or the
  * kernel has no transparent huge pages): {@link #of} reads that once, and then nothing is advised.
  *
+ * <p>Only a mapping that starts on a 2 MiB boundary is advised. A 2 MiB page of the page cache can be mapped by one
+ * entry only where the virtual address and the file offset agree modulo 2 MiB; ext4 places a whole-file mapping so,
+ * other file systems (overlayfs, a container's own layer) need not. Advised there, the kernel still makes 2 MiB pages
+ * in the page cache, so every async flush writes the whole 2 MiB page at the write position again, while each 4 KiB
+ * entry is still write-protected on its own: the cost without the gain. Such a mapping is left alone, with one
+ * warning ({@link #refusedMisaligned}).
+ *
  * <p>Thread-safe.
  */
 public final class HugePageAdvice {
+    private static final Logger LOG = LoggerFactory.getLogger(HugePageAdvice.class);
     static final Path ENABLED = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+    /** The size of a transparent huge page on x86-64 and the other 4 KiB-page platforms. */
+    static final long HUGE_PAGE = 2L * 1024 * 1024;
     private static final HugePageAdvice NONE = new HugePageAdvice(null, "off");
 
     private final NativeMemory nativeMemory;
     /** The kernel's mode ({@code always}, {@code madvise}, {@code never}), or why nothing is advised. */
     private final String mode;
+    private final AtomicLong refusedMisaligned = new AtomicLong();
+    private final AtomicBoolean misalignedWarned = new AtomicBoolean();
 
     private HugePageAdvice(NativeMemory nativeMemory, String mode) {
         this.nativeMemory = nativeMemory;
@@ -58,7 +74,9 @@ public final class HugePageAdvice {
     static HugePageAdvice of(NativeMemory nativeMemory, String kernelMode) {
         Objects.requireNonNull(nativeMemory, "nativeMemory");
         boolean useful = ("always".equals(kernelMode) || "madvise".equals(kernelMode)) && nativeMemory.isAvailable();
-        return new HugePageAdvice(useful ? nativeMemory : null, kernelMode);
+        String mode = nativeMemory.isAvailable() ? kernelMode
+                : kernelMode + ", but no native calls: " + nativeMemory.unavailableReason();
+        return new HugePageAdvice(useful ? nativeMemory : null, mode);
     }
 
     /** The selected word of a sysfs mode line such as {@code always [madvise] never}, or why there is none. */
@@ -87,26 +105,54 @@ public final class HugePageAdvice {
     }
 
     /**
-     * Advises the first {@code length} bytes of {@code mapping} (a direct buffer over a mapping, page aligned at its
-     * start). Call it before anything touches the range: pages already in the page cache keep their size. False when
-     * nothing was advised (off, or the call failed: {@link NativeMemory} logs that once).
+     * Advises the first {@code length} bytes of {@code mapping} (a direct buffer over a mapping of a file from its
+     * start), an area written at scattered places: 2 MiB pages, and no read-around ({@code MADV_RANDOM}). Without
+     * the second, a fault in a huge-page range reads two 2 MiB pages, and the one after the advised range (an index
+     * file's entries) would become a 2 MiB page as well, written back whole. Call it before anything touches the
+     * range: pages already in the page cache keep their size. False when nothing was advised (off, a mapping not on
+     * a 2 MiB boundary, {@code length} past the buffer, or the call failed: {@link NativeMemory} logs that once).
      */
     public boolean advise(ByteBuffer mapping, long length) {
-        if (nativeMemory == null || mapping == null || length <= 0) {
+        if (nativeMemory == null || mapping == null || length <= 0 || length > mapping.capacity()
+                || !alignedForHugePages(mapping)) {
             return false;
         }
-        return nativeMemory.madvise(mapping, length, LibC.MADV_HUGEPAGE);
+        if (!nativeMemory.madvise(mapping, length, LibC.MADV_HUGEPAGE)) {
+            return false;
+        }
+        nativeMemory.madvise(mapping, length, LibC.MADV_RANDOM);
+        return true;
     }
 
     /**
-     * Advises {@code [from, from + length)} of {@code mapping} (page aligned). False when nothing was advised (off, or
-     * the call failed: {@link NativeMemory} logs that once).
+     * Advises {@code [from, from + length)} of {@code mapping} (a mapping of a file from its start; {@code from} a
+     * multiple of 2 MiB). False when nothing was advised (off, a mapping not on a 2 MiB boundary, or the call failed:
+     * {@link NativeMemory} logs that once).
      */
     public boolean advise(MappedByteBuffer mapping, int from, int length) {
-        if (nativeMemory == null || mapping == null || length <= 0) {
+        if (nativeMemory == null || mapping == null || length <= 0 || !alignedForHugePages(mapping)) {
             return false;
         }
         return nativeMemory.madvise(mapping.slice(from, length), length, LibC.MADV_HUGEPAGE);
+    }
+
+    /** Calls of {@code advise} refused so far because the mapping does not start on a 2 MiB boundary. */
+    public long refusedMisaligned() {
+        return refusedMisaligned.get();
+    }
+
+    private boolean alignedForHugePages(ByteBuffer mapping) {
+        long address = nativeMemory.address(mapping);
+        if (address >= 0 && address % HUGE_PAGE == 0) {
+            return true;
+        }
+        refusedMisaligned.incrementAndGet();
+        if (misalignedWarned.compareAndSet(false, true)) {
+            LOG.warn("a mapping at {} does not start on a 2 MiB boundary (its file system does not place mappings for"
+                    + " huge pages, e.g. overlayfs): such mappings keep 4 KiB pages; transparentHugePages=false says"
+                    + " so for good", address < 0 ? "an unknown address" : "0x" + Long.toHexString(address));
+        }
+        return false;
     }
 
     /**

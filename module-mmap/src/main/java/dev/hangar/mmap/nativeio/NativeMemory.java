@@ -71,6 +71,26 @@ public final class NativeMemory {
         return libc != null;
     }
 
+    /** Why native calls are unavailable, or null when they are available. */
+    public String unavailableReason() {
+        return libc == null ? unavailableReason : null;
+    }
+
+    /**
+     * The virtual address of {@code buffer}'s first byte, or -1 when it cannot be known (no native calls, or not a
+     * direct buffer). For alignment checks: no memory is touched through it.
+     */
+    public long address(ByteBuffer buffer) {
+        if (libc == null || buffer == null || !buffer.isDirect()) {
+            return -1;
+        }
+        try {
+            return Pointer.nativeValue(Native.getDirectBufferPointer(buffer));
+        } catch (LinkageError | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** Locks the first {@code length} bytes of {@code buffer} in RAM. False (logged once) when that failed. */
     public boolean mlock(ByteBuffer buffer, long length) {
         return call(Call.MLOCK, buffer, length, 0);

@@ -26,9 +26,11 @@ public interface MappedStorage extends AutoCloseable {
     /**
      * Asks for transparent huge pages (2 MiB) behind the first {@code length} bytes of {@code mapping}, a file a
      * plugin mapped itself for writing and writes at scattered places (an index's hash slots): one page fault and one
-     * TLB entry per 2 MiB instead of one per 4 KiB page a write lands on. Call it right after mapping, before any
-     * byte of the range is touched. True when the advice was given; false when the variant does not give it (the
-     * default), the store's configuration turned it off ({@code transparentHugePages=false}), the kernel has none, or
+     * TLB entry per 2 MiB instead of one per 4 KiB page a write lands on. A fault there reads no pages around it, so
+     * the bytes after the range keep 4 KiB pages. {@code mapping} maps the file from its start. Call it right after
+     * mapping, before any byte of the range is touched. True when the advice was given; false when the variant does
+     * not give it (the default), the store's configuration turned it off ({@code transparentHugePages=false}), the
+     * kernel has none, the mapping does not start on a 2 MiB boundary, {@code length} is past its end, or
      * {@code mapping} is read-only. Only a hint: the mapping works the same either way. Any thread.
      */
     default boolean adviseHugePages(MappedByteBuffer mapping, long length) {
