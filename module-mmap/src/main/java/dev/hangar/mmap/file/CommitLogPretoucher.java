@@ -94,6 +94,8 @@ public final class CommitLogPretoucher {
     /** Bytes of a next file's head read per step: a step stays short, so touching for the writer goes on. */
     private static final int HEAD_BYTES_PER_STEP = 1 << 20;
     private static final long SHUTDOWN_JOIN_MILLIS = 10_000;
+    /** How long the looks find no work before the idle sleep grows. */
+    private static final long IDLE_LOOKS_NANOS = 100_000_000L;
     private static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
     private final NativeMemory nativeMemory;
@@ -107,6 +109,8 @@ public final class CommitLogPretoucher {
     /** With no read distance: bytes at the head of the next file read before the writer rolls into it; 0 = none. */
     private final int nextFileHeadBytes;
     private final long idleParkNanos;
+    /** The idle sleep, four times longer after a tenth of a second without work (see {@link IdleBackoff}). */
+    private final IdleBackoff idle;
     /** Gives the page cache far behind the flushed position back to the kernel; null: never. */
     private final PageCacheRecycler recycler;
     /** Chooses 2 MiB pages region by region ahead of the writer; null: the kernel's default pages. */
@@ -148,6 +152,8 @@ public final class CommitLogPretoucher {
         this.useReadAhead = readAheadBytes > 0 || settings.nextFileHeadBytes() > 0;
         this.refillSlack = (long) aheadBytes / 2 / PAGE * PAGE;
         this.idleParkNanos = settings.idleParkNanos();
+        this.idle = new IdleBackoff(idleParkNanos, 4 * idleParkNanos,
+                (int) Math.max(1, IDLE_LOOKS_NANOS / idleParkNanos));
         this.useMadvise = nativeMemory.isAvailable();
         this.recycler = settings.pageCacheKeepBytes() > 0
                 ? new PageCacheRecycler(nativeMemory, settings.pageCacheKeepBytes()) : null;
@@ -260,8 +266,9 @@ public final class CommitLogPretoucher {
                 LOG.warn("pretouch step failed; carrying on: {}", e.toString());
             }
             closeUnwatched();
-            if (touched == 0 && running) {
-                LockSupport.parkNanos(this, idleParkNanos);
+            long park = idle.afterLook(touched != 0);
+            if (park > 0 && running) {
+                LockSupport.parkNanos(this, park);
             }
         }
         for (Watched w : watched) {
@@ -442,7 +449,8 @@ public final class CommitLogPretoucher {
     @Override
     public String toString() {
         return "CommitLogPretoucher[" + aheadBytes + " bytes ahead, read " + readAheadBytes + " bytes ahead, "
-                + watched.size() + " queues, " + TimeUnit.NANOSECONDS.toMicros(idleParkNanos) + " us idle]";
+                + watched.size() + " queues, " + TimeUnit.NANOSECONDS.toMicros(idleParkNanos) + "-"
+                + TimeUnit.NANOSECONDS.toMicros(4 * idleParkNanos) + " us idle]";
     }
 
     /** A watched queue and how far its newest file is touched: written by the pretouch thread, read by any. */
