@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
@@ -309,6 +308,9 @@ public final class CommitLogPretoucher {
             return 0;
         }
         if (w.file != file) {
+            if (hugePages != null) {
+                hugePages.newestFile(w.track, file, offset -> w.queue.findMappedFileByOffset(offset, false));
+            }
             w.file = file;
             w.touchedEnd = 0;
         }
@@ -449,8 +451,7 @@ public final class CommitLogPretoucher {
     @Override
     public String toString() {
         return "CommitLogPretoucher[" + aheadBytes + " bytes ahead, read " + readAheadBytes + " bytes ahead, "
-                + watched.size() + " queues, " + TimeUnit.NANOSECONDS.toMicros(idleParkNanos) + "-"
-                + TimeUnit.NANOSECONDS.toMicros(4 * idleParkNanos) + " us idle]";
+                + watched.size() + " queues, " + idleParkNanos / 1000 + "-" + 4 * idleParkNanos / 1000 + " us idle]";
     }
 
     /** A watched queue and how far its newest file is touched: written by the pretouch thread, read by any. */

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 
 /**
  * Chooses the page size of the CommitLog ahead of its writer, one 2 MiB region at a time, by the rate the log is
@@ -117,6 +118,8 @@ public final class HugePageRegions {
         /** The newest file and how far its regions are decided (a region below this is decided). */
         private MappedFile file;
         private long decidedUpTo;
+        /** The queue's newest file at the pretoucher's last look ({@link #newestFile}). */
+        private MappedFile newest;
         /** The next file whose head {@link #prepareNextHead} advised, and how far it is advised and faulted in. */
         private MappedFile headFile;
         private long headAdvisedUpTo;
@@ -208,6 +211,26 @@ public final class HugePageRegions {
         }
         advice.noReadAround(mapping, (int) from, (int) length);
         return true;
+    }
+
+    /**
+     * The pretoucher found {@code entered} as the queue's newest file. A file the writer went through whole since
+     * the last look (small files, or a pretoucher held up) was never touched ahead, so it still has the no-read-around
+     * advice its head got when it was created ({@link #adviseHeads}): it gets the kernel's read-around back here, as
+     * a file the writer left does in {@link #beforeTouch}. {@code fileAt} gives the queue's file holding an offset.
+     */
+    void newestFile(Track t, MappedFile entered, LongFunction<MappedFile> fileAt) {
+        MappedFile last = t.newest;
+        t.newest = entered;
+        if (last == null) {
+            return;
+        }
+        for (long offset = last.fileFromOffset() + last.fileSize(); offset < entered.fileFromOffset();
+                offset += last.fileSize()) {
+            if (fileAt.apply(offset) instanceof DefaultMappedFile crossed && crossed != last) {
+                readAroundAgain(crossed);
+            }
+        }
     }
 
     /** The writer left {@code written}: the kernel's read-around again for whoever reads it from disk later. */

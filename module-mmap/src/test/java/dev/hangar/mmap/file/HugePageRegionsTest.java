@@ -238,6 +238,30 @@ class HugePageRegionsTest {
         assertTrue(second.destroy(0));
     }
 
+    @Test
+    void aFileTheWriterWentThroughBetweenTwoLooksGetsItsReadAroundBackToo() throws IOException {
+        HugePageRegions regions = new HugePageRegions(advice(), 500);
+        MappedFileFactory files = regions.adviseHeads((d, offset, size) -> new DefaultMappedFile(d, offset, size,
+                NativeMemory.system()), 4 * REGION);
+        List<MappedFile> queue = List.of(files.create(dir, 0, FILE_SIZE), files.create(dir, FILE_SIZE, FILE_SIZE),
+                files.create(dir, 2L * FILE_SIZE, FILE_SIZE));
+        MappedFile crossed = queue.get(1);
+        assertTrue(Smaps.mappingsOf(crossed.path()).stream().anyMatch(m -> flags(m).contains("rr")),
+                "a new file's head: no read-around");
+        HugePageRegions.Track t = new HugePageRegions.Track();
+        regions.newestFile(t, queue.get(0), offset -> queue.get((int) (offset / FILE_SIZE)));
+        regions.newestFile(t, queue.get(2), offset -> queue.get((int) (offset / FILE_SIZE)));
+        for (List<String> mapping : Smaps.mappingsOf(crossed.path())) {
+            assertFalse(flags(mapping).contains("rr"), "written whole between two looks: read-around again "
+                    + mapping);
+        }
+        assertTrue(Smaps.mappingsOf(queue.get(2).path()).stream().anyMatch(m -> flags(m).contains("rr")),
+                "the file entered keeps its advice until the writer leaves it");
+        for (MappedFile file : queue) {
+            assertTrue(file.destroy(0));
+        }
+    }
+
     /** The file after a first one of {@link #FILE_SIZE}, created ahead, and a lookup that finds it by its path. */
     private record Next(Path path, DefaultMappedFile file, Function<Path, MappedFile> lookup) {
     }
