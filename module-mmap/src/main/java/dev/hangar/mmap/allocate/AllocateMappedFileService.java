@@ -239,7 +239,6 @@ public final class AllocateMappedFileService {
         requestQueue.clear();
     }
 
-    /** Requests queued and not yet taken by the service (for tests and stats). */
     /**
      * The file at {@code path} if this service has created it ahead and no queue has taken it yet, else null. For
      * the pretoucher, which prepares the head of the next file before the roll; the file is the queue's to use.
@@ -249,6 +248,7 @@ public final class AllocateMappedFileService {
         return request == null ? null : request.createdFile();
     }
 
+    /** Requests queued and not yet taken by the service (for tests and stats). */
     public int queuedRequests() {
         return requestQueue.size();
     }

@@ -116,9 +116,9 @@ public final class CommitLogPretoucher {
     private final HugePageRegions hugePages;
     /** The allocation service's file at a path, once created ahead of the roll (else null). */
     private final Function<Path, MappedFile> createdAhead;
-    private final CopyOnWriteArrayList<Watched> watched = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<PretouchedQueue> watched = new CopyOnWriteArrayList<>();
     /** Queues no longer watched whose read channels the pretouch thread still has to close. */
-    private final ConcurrentLinkedQueue<Watched> unwatched = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<PretouchedQueue> unwatched = new ConcurrentLinkedQueue<>();
     private final AtomicLong pagesTouched = new AtomicLong();
     private final AtomicLong bytesReadAhead = new AtomicLong();
     private volatile boolean useReadAhead;
@@ -160,12 +160,12 @@ public final class CommitLogPretoucher {
 
     /** Keeps the pages ahead of the write position of {@code queue}'s newest file touched from now on. */
     public void watch(MappedFileQueue queue) {
-        watched.add(new Watched(Objects.requireNonNull(queue, "queue")));
+        watched.add(new PretouchedQueue(Objects.requireNonNull(queue, "queue")));
     }
 
     /** Stops watching {@code queue} (a queue that was shut down). */
     public void unwatch(MappedFileQueue queue) {
-        for (Watched w : watched) {
+        for (PretouchedQueue w : watched) {
             if (w.queue == queue && watched.remove(w)) {
                 unwatched.add(w);
             }
@@ -248,7 +248,7 @@ public final class CommitLogPretoucher {
      * queue or nothing was touched yet).
      */
     public int touchedUpTo(MappedFile file) {
-        for (Watched w : watched) {
+        for (PretouchedQueue w : watched) {
             if (w.file == file) {
                 return w.touchedEnd;
             }
@@ -270,14 +270,14 @@ public final class CommitLogPretoucher {
                 LockSupport.parkNanos(this, park);
             }
         }
-        for (Watched w : watched) {
+        for (PretouchedQueue w : watched) {
             w.closeReaders();
         }
         closeUnwatched();
     }
 
     private void closeUnwatched() {
-        for (Watched w; (w = unwatched.poll()) != null; ) {
+        for (PretouchedQueue w; (w = unwatched.poll()) != null; ) {
             w.closeReaders();
         }
     }
@@ -289,7 +289,7 @@ public final class CommitLogPretoucher {
      */
     int touchStep() {
         int done = 0;
-        for (Watched w : watched) {
+        for (PretouchedQueue w : watched) {
             done += touchAhead(w);
             done += readAhead(w);
             if (recycler != null) {
@@ -302,7 +302,7 @@ public final class CommitLogPretoucher {
         return done;
     }
 
-    private int touchAhead(Watched w) {
+    private int touchAhead(PretouchedQueue w) {
         MappedFile newest = w.queue.getLastMappedFile();
         if (!(newest instanceof DefaultMappedFile file) || file instanceof PooledMappedFile) {
             return 0;
@@ -356,7 +356,7 @@ public final class CommitLogPretoucher {
      * position, once half of that distance is used up; the part of the distance past the file's end is read from
      * the head of the next file when it exists already (created ahead by the allocation service). Pages read.
      */
-    private int readAhead(Watched w) {
+    private int readAhead(PretouchedQueue w) {
         MappedFile newest = w.file;
         if (!useReadAhead || !(newest instanceof DefaultMappedFile file)) {
             return 0;
@@ -408,7 +408,7 @@ public final class CommitLogPretoucher {
      * inside that put: one 20-50 ms stall per roll on this project's VM (docs/PERFORMANCE.md). Reading all of the
      * file ahead costs every byte a read; the head costs a few megabytes per file. Pages read.
      */
-    private int readNextFileHead(Watched w, DefaultMappedFile file, long bytesToEnd) throws IOException {
+    private int readNextFileHead(PretouchedQueue w, DefaultMappedFile file, long bytesToEnd) throws IOException {
         if (bytesToEnd > HEAD_READ_WINDOW) {
             return 0;
         }
@@ -452,51 +452,5 @@ public final class CommitLogPretoucher {
     public String toString() {
         return "CommitLogPretoucher[" + aheadBytes + " bytes ahead, read " + readAheadBytes + " bytes ahead, "
                 + watched.size() + " queues, " + idleParkNanos / 1000 + "-" + 4 * idleParkNanos / 1000 + " us idle]";
-    }
-
-    /** A watched queue and how far its newest file is touched: written by the pretouch thread, read by any. */
-    private static final class Watched {
-        final MappedFileQueue queue;
-        volatile MappedFile file;
-        volatile int touchedEnd;
-        /** The queue offset up to which its page cache was given back (-1: not started); pretouch thread only. */
-        long droppedUpTo = -1;
-        /** The write rate and page-size decisions (pretouch thread only). */
-        final HugePageRegions.Track track = new HugePageRegions.Track();
-        /** The newest file's reader, and the next file's (its head); used by the pretouch thread only. */
-        PageCacheReadAhead current = new PageCacheReadAhead();
-        PageCacheReadAhead next = new PageCacheReadAhead();
-        /** The newest file last asked about, and the path of the file after it (pretouch thread only). */
-        private MappedFile nextOf;
-        private Path nextPath;
-
-        Watched(MappedFileQueue queue) {
-            this.queue = queue;
-        }
-
-        /**
-         * The path of the file after {@code file}, made once per file: the read steps ask for it every millisecond
-         * while the writer nears the end, and a step should allocate nothing.
-         */
-        Path nextPathOf(DefaultMappedFile file) {
-            if (nextOf != file) {
-                nextOf = file;
-                nextPath = file.path().resolveSibling(MappedFileNames.of(file.fileFromOffset() + file.fileSize()));
-            }
-            return nextPath;
-        }
-
-        void closeReaders() {
-            try {
-                current.close();
-            } catch (IOException e) {
-                LOG.debug("closing a read-ahead channel: {}", e.toString());
-            }
-            try {
-                next.close();
-            } catch (IOException e) {
-                LOG.debug("closing a read-ahead channel: {}", e.toString());
-            }
-        }
     }
 }

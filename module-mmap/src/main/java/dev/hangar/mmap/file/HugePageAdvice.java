@@ -46,7 +46,7 @@ public final class HugePageAdvice {
     private static final Logger LOG = LoggerFactory.getLogger(HugePageAdvice.class);
     static final Path ENABLED = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
     /** The size of a transparent huge page on x86-64 and the other 4 KiB-page platforms. */
-    static final long HUGE_PAGE = 2L * 1024 * 1024;
+    public static final int HUGE_PAGE = 2 * 1024 * 1024;
     private static final HugePageAdvice NONE = new HugePageAdvice(null, "off");
 
     private final NativeMemory nativeMemory;
@@ -126,14 +126,14 @@ public final class HugePageAdvice {
 
     /**
      * Advises {@code [from, from + length)} of {@code mapping} (a mapping of a file from its start; {@code from} a
-     * multiple of 2 MiB). False when nothing was advised (off, a mapping not on a 2 MiB boundary, or the call failed:
-     * {@link NativeMemory} logs that once).
+     * multiple of 2 MiB) as {@link #advise(ByteBuffer, long)} does: 2 MiB pages and no read-around. False when
+     * nothing was advised.
      */
     public boolean advise(MappedByteBuffer mapping, int from, int length) {
-        if (nativeMemory == null || mapping == null || length <= 0 || !alignedForHugePages(mapping)) {
+        if (mapping == null || length <= 0) {
             return false;
         }
-        return nativeMemory.madvise(mapping.slice(from, length), length, LibC.MADV_HUGEPAGE);
+        return advise(mapping.slice(from, length), length);
     }
 
     /** Calls of {@code advise} refused so far because the mapping does not start on a 2 MiB boundary. */

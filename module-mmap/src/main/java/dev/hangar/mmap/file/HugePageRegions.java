@@ -34,8 +34,8 @@ import java.util.function.LongFunction;
  * <p>Thread-safety: everything but the counters from the pretouch thread only.
  */
 public final class HugePageRegions {
-    /** The size of a transparent huge page on x86-64 and the other 4 KiB-page platforms. */
-    public static final int REGION = 2 * 1024 * 1024;
+    /** One decision covers one transparent huge page. */
+    public static final int REGION = HugePageAdvice.HUGE_PAGE;
     /** The rate is sampled at most this often. */
     static final long SAMPLE_NANOS = 100_000_000L;
     /**
@@ -51,6 +51,7 @@ public final class HugePageRegions {
     private final long offBytesPerSecond;
     private final AtomicLong hugeRegions = new AtomicLong();
     private final AtomicLong smallRegions = new AtomicLong();
+    private final AtomicLong rateSamples = new AtomicLong();
 
     /**
      * @param advice               gives the advice; must be {@link HugePageAdvice#effective()}
@@ -102,6 +103,11 @@ public final class HugePageRegions {
         return smallRegions.get();
     }
 
+    /** Write rates measured so far (one per sample window of every queue). */
+    public long rateSamples() {
+        return rateSamples.get();
+    }
+
     /** One queue's rate and decisions. Pretouch thread only. */
     static final class Track {
         private long sampleNanos = -1;
@@ -149,6 +155,7 @@ public final class HugePageRegions {
         }
         double rate = (writeOffset - t.sampleOffset) * 1e9 / elapsed;
         t.measured = true;
+        rateSamples.incrementAndGet();
         if (rate >= onBytesPerSecond) {
             t.huge = true;
         } else if (rate < offBytesPerSecond) {
@@ -197,8 +204,8 @@ public final class HugePageRegions {
     }
 
     /**
-     * 2 MiB pages and no read-around for {@code [from, from + length)}. Every region ahead of the writer is advised
-     * no read-around, the small ones too: a fault on a small page otherwise reads around it through the file's
+     * 2 MiB pages and no read-around for {@code [from, from + length)} ({@link HugePageAdvice} gives both). Every
+     * region ahead of the writer is advised no read-around, the small ones too ({@link #decide}): a fault on a small page otherwise reads around it through the file's
      * read-ahead, and the stream it starts runs on ahead of the faults, page-cache index by index, into the regions
      * after it, filling them with small folios before they are touched (probes: after a switch from small to huge
      * regions, 8 of the next 40 MiB touched were 2 MiB pages without the advice on the huge ones, 32 with it; with
@@ -206,11 +213,7 @@ public final class HugePageRegions {
      * ({@link #readAroundAgain}).
      */
     private boolean adviseHuge(MappedByteBuffer mapping, long from, long length) {
-        if (!advice.advise(mapping, (int) from, (int) length)) {
-            return false;
-        }
-        advice.noReadAround(mapping, (int) from, (int) length);
-        return true;
+        return advice.advise(mapping, (int) from, (int) length);
     }
 
     /**

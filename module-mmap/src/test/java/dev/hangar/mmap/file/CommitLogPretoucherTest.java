@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,14 +58,6 @@ class CommitLogPretoucherTest {
         return threadMinorFaults() - before;
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "gave up waiting (60 s) for " + what);
-            Thread.sleep(5);
-        }
-    }
-
     private long writerFaultsWithPretoucher(Path directory, NativeMemory nativeMemory) throws Exception {
         DefaultMappedFileQueue queue = commitLog(directory, nativeMemory);
         CommitLogPretoucher pretoucher = new CommitLogPretoucher(nativeMemory,
@@ -78,7 +69,7 @@ class CommitLogPretoucherTest {
             MappedFile file = queue.getLastMappedFile(0, true);
             // the first append is the writer's own first touch of page 0: the pretoucher starts past it
             assertTrue(file.appendBytes(chunk, 0, 1));
-            await(() -> pretoucher.touchedUpTo(file) == FILE_SIZE, "the pretoucher to reach the end of the file");
+            Await.until(() -> pretoucher.touchedUpTo(file) == FILE_SIZE, "the pretoucher to reach the end of the file");
             file.wrotePosition(0);
             return faultsWhileFilling(file, chunk);
         } finally {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.hangar.mmap.file.Await;
 import dev.hangar.mmap.file.HugePageAdvice;
 import dev.hangar.mmap.file.HugePageRegions;
 import dev.hangar.mmap.file.Smaps;
@@ -82,15 +83,24 @@ class HugePageSelectionTest {
     }
 
     /**
-     * Appends {@code bytes} in 4 KiB records, at most 64 KiB per millisecond, so the pretoucher (which samples the
-     * rate every 100 ms and touches 4 MiB ahead) keeps ahead of the writer on a slow machine too.
+     * Appends {@code bytes} in 4 KiB records. After the first 4 MiB it waits until the pretoucher has measured a write
+     * rate (it samples every 100 ms), so what the test checks of a slow writer does not depend on how many megabytes
+     * this machine writes before the first sample; and every 64 KiB it waits until the pretoucher has touched the
+     * page the writer goes on with, so every region is decided before the writer gets there, on a loaded machine too.
      */
-    private static void write(MappedFile file, int bytes) throws InterruptedException {
+    private static void write(DefaultMappedStorage storage, MappedFile file, int bytes) throws InterruptedException {
+        HugePageRegions regions = storage.pretoucher().hugePages();
+        long samplesBefore = regions.rateSamples();
         byte[] record = new byte[4096];
         for (int i = 0; i < bytes / record.length; i++) {
             assertTrue(file.appendBytes(record, 0, record.length));
-            if (i % 16 == 0) {
-                Thread.sleep(1);
+            if ((i + 1) * record.length == 4 * 1024 * 1024) {
+                Await.until(() -> regions.rateSamples() > samplesBefore, "the pretoucher's first rate sample");
+            }
+            if (i % 16 == 15) {
+                int next = (int) Math.min(file.fileSize(), file.wrotePosition() + 4096L);
+                Await.until(() -> storage.pretoucher().touchedUpTo(file) >= next,
+                        "the pretoucher to touch up to " + next);
             }
         }
     }
@@ -109,11 +119,10 @@ class HugePageSelectionTest {
                     .getLastMappedFile(0, true);
             MappedFile slowFile = slow.openQueue(dir.resolve("slow"), fileSize, QueueRole.COMMIT_LOG)
                     .getLastMappedFile(0, true);
-            write(fastFile, 48 * 1024 * 1024);
-            write(slowFile, 48 * 1024 * 1024);
-            // a new queue starts in 2 MiB pages for the regions touched until the first sample of the rate (100 ms:
-            // up to 6.4 MiB written here, plus the touch distance), then a slow writer's regions stay 4 KiB pages; the
-            // bound leaves room for a pretouch thread that samples late on a loaded machine
+            write(fast, fastFile, 48 * 1024 * 1024);
+            write(slow, slowFile, 48 * 1024 * 1024);
+            // a new queue starts in 2 MiB pages for the regions touched until the first sample of the rate (4 MiB
+            // written here, plus the touch distance), then a slow writer's regions stay 4 KiB pages
             HugePageRegions slowRegions = slow.pretoucher().hugePages();
             long startRegions = (16L * 1024 * 1024) / HugePageRegions.REGION;
             assertTrue(slowRegions.hugeRegions() <= startRegions, slowRegions.hugeRegions() + " regions advised");
@@ -154,11 +163,11 @@ class HugePageSelectionTest {
             MappedFileQueue commitLog = storage.openQueue(dir.resolve("commitlog"), fileSize, QueueRole.COMMIT_LOG);
             MappedFile first = commitLog.getLastMappedFile(0, true);
             // the pretoucher prepares the next file's head through its own mapping while the writer nears the end
-            write(first, fileSize);
+            write(storage, first, fileSize);
             MappedFile second = commitLog.getLastMappedFile(fileSize, true);
             assertEquals(fileSize, second.fileFromOffset());
             int written = 16 * 1024 * 1024;
-            write(second, written);
+            write(storage, second, written);
             long rolledInto = Smaps.kilobytes(second.path(), "FilePmdMapped");
             assertTrue(rolledInto >= written / 1024, "the file rolled into has " + rolledInto + " kB in 2 MiB entries "
                     + "of the " + written / 1024 + " kB written (the first file: "
