@@ -202,8 +202,10 @@ final class StoreRuntime implements AutoCloseable {
         b.commitLogQueue = b.mappedStorage.openQueue(b.root.resolve("commitlog"), config.commitLogFileSize(),
                 QueueRole.COMMIT_LOG);
         if (!b.commitLogQueue.load()) {
-            throw new IllegalStateException("cannot load the commit log in " + b.root.resolve("commitlog")
-                    + ": a file has the wrong size (is mappedFileSizeCommitLog the one the store was written with?)");
+            String problem = b.commitLogQueue.loadProblem();
+            throw new IllegalStateException("cannot load the commit log in " + b.root.resolve("commitlog") + ": "
+                    + (problem != null ? problem
+                    : "a file has the wrong size (is mappedFileSizeCommitLog the one the store was written with?)"));
         }
         TopicQueueOffsets offsets = new TopicQueueOffsets();
         b.commitLog = new CommitLog(b.commitLogQueue, assembly.lock().create(config), offsets, storeHost);

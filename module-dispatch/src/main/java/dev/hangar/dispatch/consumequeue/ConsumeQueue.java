@@ -115,9 +115,14 @@ final class ConsumeQueue {
         return queueId;
     }
 
-    /** Maps the existing files; false when one has the wrong length. */
+    /** Maps the existing files; false when one has the wrong length or a short file lies before data. */
     boolean load() {
         return files().load();
+    }
+
+    /** Why the last {@link #load()} failed, naming the files; null when it did not. */
+    String loadProblem() {
+        return files().loadProblem();
     }
 
     /**

@@ -104,8 +104,10 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
                 }
                 ConsumeQueue queue = new ConsumeQueue(topic, queueId, openFiles(topic, queueId), unitBuffer);
                 if (!queue.load()) {
-                    throw new IllegalStateException("cannot load ConsumeQueue " + queueDir + ": a file's length is not "
-                            + "mappedFileSizeConsumeQueue (" + fileSize + " bytes); fix the setting or the files");
+                    String problem = queue.loadProblem();
+                    throw new IllegalStateException("cannot load ConsumeQueue " + queueDir + ": " + (problem != null
+                            ? problem : "a file's length is not mappedFileSizeConsumeQueue (" + fileSize
+                            + " bytes); fix the setting or the files"));
                 }
                 queue.recover();
                 queue.correctMinOffset(commitLog.minOffset());

@@ -13,6 +13,7 @@ import static dev.hangar.spi.format.IndexFileFormat.HASH_SLOT_COUNT_OFFSET;
 import static dev.hangar.spi.format.IndexFileFormat.INDEX_COUNT_OFFSET;
 import static dev.hangar.spi.format.IndexFileFormat.NO_ENTRY;
 
+import dev.hangar.spi.flush.DurableFiles;
 import dev.hangar.spi.flush.ForceEvents;
 import dev.hangar.spi.format.IndexFileFormat;
 import java.io.IOException;
@@ -95,6 +96,12 @@ final class IndexFile {
                             long previousEndTimestamp, HashSlotAdvice advice) {
         IndexFile file = new IndexFile(path, slotCount, entryCapacity,
                 map(path, slotCount, entryCapacity, true, false, advice));
+        try {
+            // its length and name on the disk before a key goes in: a power cut must not leave it empty or nameless
+            DurableFiles.forceCreation(path, List.of());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot force the creation of index file " + path, e);
+        }
         if (previousEndPhyOffset > 0) {
             file.writerBeginPhyOffset = previousEndPhyOffset;
             file.writerEndPhyOffset = previousEndPhyOffset;

@@ -1,7 +1,9 @@
 package dev.hangar.dispatch.index;
 
 import dev.hangar.spi.flush.Checkpoint;
+import dev.hangar.spi.flush.DurableFiles;
 import dev.hangar.spi.format.IndexFileFormat;
+import dev.hangar.spi.mapped.TailFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -69,10 +71,12 @@ final class IndexFileSet {
         }
         long durableTime = checkpoint.indexMsgTimestamp();
         for (Path path : listIndexFiles()) {
-            if (isEmpty(path)) {
-                // a crash between creating the file and mapping it (which sizes it): no key was ever written there
-                LOG.warn("ignoring index file {}: it is empty, its creation was cut short by a crash; it held no key "
-                        + "and is deleted when the index is next written", path);
+            if (neverWritten(path)) {
+                // a crash between creating the file and forcing its length, or before its header reached the disk:
+                // no key was ever written there
+                LOG.warn("ignoring index file {}: {} bytes of zeros of {}, its creation was cut short by a crash; it "
+                        + "held no key and is deleted when the index is next written", path, sizeOf(path),
+                        IndexFileFormat.fileSize(slotCount, entryCapacity));
                 lastFileName = path.getFileName().toString();
                 interruptedCreations.add(path);
                 continue;
@@ -106,11 +110,20 @@ final class IndexFileSet {
         }
     }
 
-    private static boolean isEmpty(Path path) {
+    /** Shorter than an index file and all zeros (see {@link TailFiles}): a creation a crash cut short. */
+    private boolean neverWritten(Path path) {
         try {
-            return Files.size(path) == 0;
+            return Files.size(path) < IndexFileFormat.fileSize(slotCount, entryCapacity) && TailFiles.allZero(path);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the size of index file " + path, e);
+            throw new UncheckedIOException("cannot read index file " + path, e);
+        }
+    }
+
+    private static long sizeOf(Path path) {
+        try {
+            return Files.size(path);
+        } catch (IOException e) {
+            return -1;
         }
     }
 
@@ -157,7 +170,8 @@ final class IndexFileSet {
     /** A name after every existing one: the current time, or one millisecond past the newest name. */
     private String nextFileName() {
         try {
-            Files.createDirectories(dir);
+            List<Path> created = DurableFiles.createDirectories(dir);
+            DurableFiles.forceDirectories(DurableFiles.parentsOf(List.of(), created));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir, e);
         }

@@ -6,6 +6,7 @@ import dev.hangar.spi.dispatch.DispatcherVerification;
 import dev.hangar.spi.dispatch.DispatcherVerification.ReadWindow;
 import dev.hangar.spi.dispatch.DispatcherVerification.RecordHeader;
 import dev.hangar.spi.format.ConsumeQueueFormat;
+import dev.hangar.spi.mapped.TailFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -107,18 +108,23 @@ public final class ConsumeQueueVerifier {
         TreeMap<Long, Path> files = report.numberedFiles(queueDir, 20);
         report.checkContiguous(files, fileSize, "ConsumeQueue");
         QueueWalk q = new QueueWalk(topic, queueId);
+        TailFiles.Verdict tail = TailFiles.classify(List.copyOf(files.values()), fileSize);
+        if (!tail.loadable()) {
+            report.error(queueDir, -1, tail.damage() + "; the store refuses to start");
+        }
         for (Map.Entry<Long, Path> e : files.entrySet()) {
             Path path = e.getValue();
             long length = Files.size(path);
-            if (length == 0 && e.getKey().equals(files.lastKey())) {
-                // a crash between creating the queue's newest file and sizing it; its load deletes it
-                report.warning(path, -1, "an empty newest file, left by a crash while it was being created: it "
-                        + "holds no units, and the next start of a writer deletes it");
+            if (tail.isNeverWritten(path)) {
+                // its load deletes it: worth a warning, not the wrong-size error below
+                report.warning(path, -1, TailFiles.neverWrittenFinding(length, fileSize));
                 continue;
             }
             report.count(DispatcherVerification.FILES, 1);
             report.count(CONSUME_QUEUE_FILES, 1);
-            if (length != fileSize) {
+            if (path.equals(tail.shortNewest())) {
+                report.warning(path, -1, TailFiles.shortNewestFinding(length, fileSize));
+            } else if (length != fileSize && tail.loadable()) {
                 report.error(path, -1, "the file is " + length + " bytes but the ConsumeQueue file size is " + fileSize
                         + " (mappedFileSizeConsumeQueue rounded up to whole 20-byte units)");
             }

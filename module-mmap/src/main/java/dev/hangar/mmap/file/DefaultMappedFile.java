@@ -14,6 +14,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -50,6 +51,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
     private volatile long storeTimestamp;
     private final boolean createdFile;
     private final FileSpace space;
+    private final List<Path> createdDirectories;
 
     protected final AtomicInteger wrotePosition = new AtomicInteger();
     private final AtomicInteger flushedPosition = new AtomicInteger();
@@ -91,6 +93,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
             }
         }
         this.createdFile = file.created();
+        this.createdDirectories = file.createdDirectories();
         if (keepChannelOpen) {
             this.channel = opened;
         } else {
@@ -101,6 +104,11 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
     /** True when this object created the file (or found it empty) and gave it its length. */
     protected final boolean createdFile() {
         return createdFile;
+    }
+
+    /** The directories made for this file when it was created, outermost first; empty for a file that existed. */
+    protected final List<Path> createdDirectories() {
+        return createdDirectories;
     }
 
     private void mapThrough(FileChannel opened) throws IOException {

@@ -1,12 +1,15 @@
 package dev.hangar.mmap.file;
 
+import dev.hangar.mmap.nativeio.NativeMemory;
+import dev.hangar.spi.flush.DurableFiles;
+import dev.hangar.spi.flush.ForceEvents;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import dev.hangar.mmap.nativeio.NativeMemory;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /**
  * How a new mapped file gets its disk blocks.
@@ -48,8 +51,11 @@ public enum FileSpace {
                 : new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE};
     }
 
-    /** A file {@link #open} opened: its channel (the caller owns it) and whether it was new (no bytes yet). */
-    record Opened(FileChannel channel, boolean created) {
+    /**
+     * A file {@link #open} opened: its channel (the caller owns it), whether it was new (no bytes yet), and the
+     * directories made for it (outermost first; empty for a file that existed).
+     */
+    record Opened(FileChannel channel, boolean created, List<Path> createdDirectories) {
     }
 
     /**
@@ -60,12 +66,12 @@ public enum FileSpace {
      */
     Opened open(Path path, int length, NativeMemory nativeMemory) throws IOException {
         if (this == READ_ONLY) {
-            return new Opened(FileChannel.open(path, StandardOpenOption.READ), false);
+            return new Opened(FileChannel.open(path, StandardOpenOption.READ), false, List.of());
         }
-        Files.createDirectories(path.getParent());
+        List<Path> createdDirectories = DurableFiles.createDirectories(path.getParent());
         if (this == SPARSE) {
             // one open for create, length and channel: thousands of ConsumeQueue files are created this way
-            return openSparse(path, length);
+            return openSparse(path, length, createdDirectories);
         }
         boolean created = !Files.exists(path);
         FileChannel opened = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -73,13 +79,16 @@ public enum FileSpace {
         if (created) {
             try {
                 nativeMemory.preallocate(path, length);
+                opened.force(true);
+                ForceEvents.lengthForced(path, length);
+                DurableFiles.forceDirectories(DurableFiles.parentsOf(List.of(path), createdDirectories));
             } catch (IOException e) {
                 opened.close();
                 Files.deleteIfExists(path);
                 throw e;
             }
         }
-        return new Opened(opened, created);
+        return new Opened(opened, created, createdDirectories);
     }
 
     /**
@@ -87,14 +96,14 @@ public enum FileSpace {
      * file gets its length without blocks ({@code ftruncate}) and is reported as created. A file that exists
      * keeps its length.
      */
-    private static Opened openSparse(Path path, long length) throws IOException {
+    private static Opened openSparse(Path path, long length, List<Path> createdDirectories) throws IOException {
         RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw");
         try {
             boolean created = file.length() == 0;
             if (created) {
                 file.setLength(length);
             }
-            return new Opened(file.getChannel(), created);
+            return new Opened(file.getChannel(), created, created ? createdDirectories : List.of());
         } catch (IOException | RuntimeException e) {
             file.close();
             throw e;

@@ -1,6 +1,7 @@
 package dev.hangar.mmap.file;
 
 import dev.hangar.mmap.nativeio.NativeMemory;
+import dev.hangar.spi.flush.DurableFiles;
 import dev.hangar.spi.flush.ForceEvents;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -93,6 +94,17 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
         FileChannel opened = takeChannel();
         if (createdFile()) {
             creationChannel = opened;
+            if (unforcedFiles != null) {
+                // forced with the next full flush, before the checkpoint can claim units in it
+                unforcedFiles.created(path(), createdDirectories());
+            } else {
+                try {
+                    DurableFiles.forceCreation(path(), createdDirectories());
+                } catch (IOException e) {
+                    opened.close();
+                    throw e;
+                }
+            }
         } else {
             opened.close(); // an existing file is opened again only when used: loading 100 000 queues opens none
         }

@@ -1,6 +1,7 @@
 package dev.hangar.mmap.file;
 
 import dev.hangar.mmap.nativeio.NativeMemory;
+import dev.hangar.spi.flush.DurableFiles;
 import dev.hangar.spi.flush.ForceEvents;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -62,6 +63,8 @@ public final class UnforcedFiles implements AutoCloseable {
     private final int forceEachFileUpTo;
     private final AtomicLong fileByFileForces = new AtomicLong();
     private final Set<OnDemandMappedFile> files = ConcurrentHashMap.newKeySet();
+    /** Files created since the last force whose length and directory entries are not yet forced. */
+    private final Set<NewFile> newFiles = ConcurrentHashMap.newKeySet();
     /** File-system id ({@code unix:dev}) to its open handle, or -1 when it could not be opened. */
     private final Map<Long, Integer> handles = new ConcurrentHashMap<>();
     private final AtomicLong syncs = new AtomicLong();
@@ -95,7 +98,11 @@ public final class UnforcedFiles implements AutoCloseable {
         if (closed || unsupported) {
             return NO_HANDLE;
         }
-        Path directory = file.path().toAbsolutePath().getParent();
+        return fileSystemWithHandle(file.path().toAbsolutePath().getParent());
+    }
+
+    /** The id of the file system {@code directory} is on, with a syncfs handle open on it; else NO_HANDLE. */
+    private long fileSystemWithHandle(Path directory) {
         long fileSystem;
         try {
             fileSystem = ((Number) Files.getAttribute(directory, "unix:dev")).longValue();
@@ -105,6 +112,23 @@ public final class UnforcedFiles implements AutoCloseable {
         }
         int fd = handles.computeIfAbsent(fileSystem, id -> nativeMemory.openFileSystemHandle(directory));
         return fd < 0 ? NO_HANDLE : fileSystem;
+    }
+
+    /** A file created and the directories made for it (outermost first). */
+    record NewFile(Path file, List<Path> createdDirectories) {
+    }
+
+    /**
+     * {@code file} was just created (sparse, with its length) along with {@code createdDirectories}: the next
+     * {@link #forceAll()} forces its length and the directory entries, as {@code DurableFiles.forceCreation} would,
+     * before anything claims it holds data. Forced at once after {@link #close()}.
+     */
+    void created(Path file, List<Path> createdDirectories) throws IOException {
+        if (closed) {
+            DurableFiles.forceCreation(file, createdDirectories);
+            return;
+        }
+        newFiles.add(new NewFile(file, List.copyOf(createdDirectories)));
     }
 
     /** {@code file} has bytes past its flushed position: the next {@link #forceAll()} covers them. */
@@ -120,6 +144,7 @@ public final class UnforcedFiles implements AutoCloseable {
      * @throws IOException a sync failed; the files stay registered (nothing is claimed) for the next attempt
      */
     public int forceAll() throws IOException {
+        forceNewFiles();
         List<OnDemandMappedFile.GroupForce> pending = new ArrayList<>();
         Map<Long, Path> fileSystems = new LinkedHashMap<>();
         for (Iterator<OnDemandMappedFile> it = files.iterator(); it.hasNext(); ) {
@@ -193,6 +218,92 @@ public final class UnforcedFiles implements AutoCloseable {
         for (OnDemandMappedFile.GroupForce left : pending.subList(index, pending.size())) {
             left.abandon(this);
         }
+    }
+
+    /**
+     * Makes the files created since the last call durable: their lengths, and the entries of their directories and
+     * of the directories made for them. Few: one {@code fsync} per file and per directory. Many (thousands of new
+     * queues): one {@code syncfs} per file system, which writes back every inode and directory of it, with the names
+     * listed before the sync. On a failure every file taken stays registered and the failure is thrown.
+     */
+    private void forceNewFiles() throws IOException {
+        List<NewFile> taken = new ArrayList<>();
+        for (Iterator<NewFile> it = newFiles.iterator(); it.hasNext(); ) {
+            taken.add(it.next());
+            it.remove();
+        }
+        if (taken.isEmpty()) {
+            return;
+        }
+        try {
+            if (taken.size() <= forceEachFileUpTo || !syncNewFiles(taken)) {
+                forceEachNewFile(taken);
+            }
+        } catch (IOException | RuntimeException e) {
+            newFiles.addAll(taken);
+            throw e;
+        }
+    }
+
+    private static void forceEachNewFile(List<NewFile> taken) throws IOException {
+        List<Path> created = new ArrayList<>();
+        List<Path> made = new ArrayList<>();
+        for (NewFile f : taken) {
+            try (FileChannel channel = FileChannel.open(f.file(), StandardOpenOption.READ)) {
+                channel.force(true);
+                ForceEvents.lengthForced(f.file(), channel.size());
+            }
+            created.add(f.file());
+            made.addAll(f.createdDirectories());
+        }
+        DurableFiles.forceDirectories(DurableFiles.parentsOf(created, made));
+    }
+
+    /** One syncfs per file system for {@code taken}; false (nothing done) when a file system has no handle. */
+    private boolean syncNewFiles(List<NewFile> taken) throws IOException {
+        if (closed || unsupported) {
+            return false;
+        }
+        List<Path> created = new ArrayList<>();
+        List<Path> made = new ArrayList<>();
+        for (NewFile f : taken) {
+            created.add(f.file());
+            made.addAll(f.createdDirectories());
+        }
+        Set<Path> directories = DurableFiles.parentsOf(created, made);
+        Map<Long, Path> fileSystems = new LinkedHashMap<>();
+        for (Path directory : directories) {
+            long fileSystem = fileSystemWithHandle(directory);
+            if (fileSystem == NO_HANDLE) {
+                return false;
+            }
+            fileSystems.putIfAbsent(fileSystem, directory);
+        }
+        boolean listening = ForceEvents.listening();
+        Map<Path, List<String>> names = new LinkedHashMap<>();
+        Map<Path, Long> lengths = new LinkedHashMap<>();
+        if (listening) {
+            for (Path directory : directories) {
+                names.put(directory, DurableFiles.names(directory));
+            }
+            for (Path file : created) {
+                lengths.put(file, Files.size(file));
+            }
+        }
+        for (Map.Entry<Long, Path> fs : fileSystems.entrySet()) {
+            if (!nativeMemory.syncFileSystem(handles.get(fs.getKey()), fs.getValue())) {
+                return false;
+            }
+            syncs.incrementAndGet();
+        }
+        lengths.forEach(ForceEvents::lengthForced);
+        names.forEach(ForceEvents::directoryForced);
+        return true;
+    }
+
+    /** Files created and not yet forced. */
+    public int newFiles() {
+        return newFiles.size();
     }
 
     /** Files forced on their own (one fdatasync each) because few were waiting. */

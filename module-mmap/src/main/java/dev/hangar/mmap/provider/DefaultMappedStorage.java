@@ -266,7 +266,7 @@ public final class DefaultMappedStorage implements MappedStorage {
                 ? (dir, offset, size) -> OnDemandMappedFile.readOnly(dir, offset, size, nativeMemory,
                         consumeQueueMappings)
                 : MappedFileFactory.readOnly(nativeMemory);
-        return new DefaultMappedFileQueue(directory, fileSize, files, files, null);
+        return new DefaultMappedFileQueue(directory, fileSize, files, files, null, true);
     }
 
     /**

@@ -3,12 +3,17 @@ package dev.hangar.mmap.queue;
 import dev.hangar.mmap.allocate.AllocateMappedFileService;
 import dev.hangar.mmap.file.MappedFileFactory;
 import dev.hangar.mmap.file.MappedFileNames;
+import dev.hangar.spi.flush.ForceEvents;
 import dev.hangar.spi.mapped.MappedFile;
 import dev.hangar.spi.mapped.MappedFileQueue;
+import dev.hangar.spi.mapped.TailFiles;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,6 +39,9 @@ public final class DefaultMappedFileQueue implements MappedFileQueue {
     private final MappedFileFactory factory;
     private final MappedFileFactory loader;
     private final AllocateMappedFileService allocator;
+    /** Opened for reading only: load changes no file. */
+    private final boolean readOnly;
+    private volatile String loadProblem;
     private final CopyOnWriteArrayList<MappedFile> mappedFiles = new CopyOnWriteArrayList<>();
     private final ExpiredFileDeleter deleter;
     private volatile long flushedWhere;
@@ -47,6 +55,13 @@ public final class DefaultMappedFileQueue implements MappedFileQueue {
      */
     public DefaultMappedFileQueue(Path directory, int mappedFileSize, MappedFileFactory factory,
                                   MappedFileFactory loader, AllocateMappedFileService allocator) {
+        this(directory, mappedFileSize, factory, loader, allocator, false);
+    }
+
+    /** @param readOnly true for a queue of a store opened read-only: {@link #load()} then changes no file */
+    public DefaultMappedFileQueue(Path directory, int mappedFileSize, MappedFileFactory factory,
+                                  MappedFileFactory loader, AllocateMappedFileService allocator, boolean readOnly) {
+        this.readOnly = readOnly;
         this.directory = Objects.requireNonNull(directory, "directory");
         if (mappedFileSize <= 0) {
             throw new IllegalArgumentException("mapped file size must be positive: " + mappedFileSize);
@@ -77,8 +92,7 @@ public final class DefaultMappedFileQueue implements MappedFileQueue {
             return true;
         }
         if (!Files.isDirectory(directory)) {
-            LOG.error("cannot load {}: not a directory", directory);
-            return false;
+            return loadFailed(directory + " is not a directory");
         }
         List<Path> files = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
@@ -90,26 +104,38 @@ public final class DefaultMappedFileQueue implements MappedFileQueue {
                 }
             }
         } catch (IOException e) {
-            LOG.error("cannot list {}: {}", directory, e.toString());
-            return false;
+            return loadFailed("cannot list " + directory + ": " + e);
         }
         files.sort(null);
+        TailFiles.Verdict tail;
+        try {
+            tail = TailFiles.classify(files, mappedFileSize);
+        } catch (IOException e) {
+            return loadFailed("cannot read the files of " + directory + ": " + e);
+        }
+        if (!tail.loadable()) {
+            return loadFailed(tail.damage());
+        }
         List<MappedFile> loaded = new ArrayList<>();
         try {
-            for (int i = 0; i < files.size(); i++) {
-                Path file = files.get(i);
+            for (Path file : files) {
                 long length = Files.size(file);
-                if (length == 0 && i == files.size() - 1) {
-                    // a crash between creating and mapping the newest file: it never held data
-                    LOG.warn("deleting {}: empty newest file left by an interrupted creation", file);
-                    Files.delete(file);
+                if (tail.isNeverWritten(file)) {
+                    setAsideNeverWritten(file, length);
                     continue;
                 }
-                if (length != mappedFileSize) {
-                    LOG.error("cannot load {}: its length {} is not the configured size {}; check the file and the "
-                            + "mapped file size setting", file, length, mappedFileSize);
+                if (file.equals(tail.shortNewest())) {
+                    if (readOnly) {
+                        LOG.warn("not loading {}: it is {} bytes, shorter than the configured size {} (its length did "
+                                + "not reach the disk before a crash); the next start of a writer extends it and "
+                                + "keeps its valid records", file, length, mappedFileSize);
+                        break;
+                    }
+                    extendShortNewest(file, length);
+                } else if (length != mappedFileSize) {
                     loaded.forEach(f -> f.shutdown(0));
-                    return false;
+                    return loadFailed(file + " is " + length + " bytes, not the configured size " + mappedFileSize
+                            + "; check the file and the mapped file size setting");
                 }
                 MappedFile mapped = loader.create(directory, MappedFileNames.offsetOf(file.getFileName().toString()),
                         mappedFileSize);
@@ -121,12 +147,49 @@ public final class DefaultMappedFileQueue implements MappedFileQueue {
                 LOG.info("loaded {}", file);
             }
         } catch (IOException | RuntimeException e) {
-            LOG.error("cannot load {}: {}", directory, e.toString());
             loaded.forEach(f -> f.shutdown(0));
-            return false;
+            return loadFailed("cannot load " + directory + ": " + e);
         }
         mappedFiles.addAll(loaded);
         return true;
+    }
+
+    private boolean loadFailed(String problem) {
+        loadProblem = problem;
+        LOG.error("cannot load {}: {}", directory, problem);
+        return false;
+    }
+
+    @Override
+    public String loadProblem() {
+        return loadProblem;
+    }
+
+    /**
+     * A short, all-zero file at the end (see {@link TailFiles}): its length or name reached the disk, never its data.
+     * A writer deletes it (nothing is in it; the file is created anew when the log gets there); a reader skips it.
+     */
+    private void setAsideNeverWritten(Path file, long length) throws IOException {
+        if (readOnly) {
+            LOG.warn("not loading {}: {} bytes of zeros, a file a crash left unwritten at the end of the log; the next "
+                    + "start of a writer deletes it", file, length);
+            return;
+        }
+        LOG.warn("deleting {}: {} bytes of zeros of the configured {}, a file created before a crash whose data never "
+                + "reached the disk; it held no record", file, length, mappedFileSize);
+        Files.delete(file);
+    }
+
+    /** Extends the short newest file with zeros to the configured size, durably; its bytes stay as they are. */
+    private void extendShortNewest(Path file, long length) throws IOException {
+        LOG.warn("extending {} from {} to the configured {} bytes: its length did not reach the disk in full before a "
+                + "crash; its bytes are kept, recovery keeps the valid records in them and cuts the rest", file, length,
+                mappedFileSize);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.allocate(1), mappedFileSize - 1L);
+            channel.force(true);
+        }
+        ForceEvents.lengthForced(file, mappedFileSize);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.hangar.spi.flush;
 
 import java.nio.file.Path;
+import java.util.Collection;
 
 /**
  * Announces every completed force (fsync, msync) of a file the store writes, so a test can keep a copy of
@@ -19,6 +20,21 @@ public final class ForceEvents {
 
         /** All of {@code file} as it is now, and its name in its directory, are on the disk. */
         void fileForced(Path file);
+
+        /**
+         * The length {@code file} had when it was forced is on the disk (its bytes are not claimed: a new file's
+         * blocks read as zeros). Announced for a file created durably, see {@link DurableFiles}.
+         */
+        default void lengthForced(Path file, long length) {
+        }
+
+        /**
+         * {@code directory} was forced: every name in {@code names}, listed before the force, is on the disk in it,
+         * and a name not among them that was there before is durably gone. Only a listener sees the names: they are
+         * listed only while one is installed.
+         */
+        default void directoryForced(Path directory, Collection<String> names) {
+        }
     }
 
     private static volatile Listener listener;
@@ -45,6 +61,25 @@ public final class ForceEvents {
         Listener current = listener;
         if (current != null) {
             current.rangeForced(file, from, to);
+        }
+    }
+
+    /** True while a listener is installed: {@link DurableFiles} lists a directory's names only then. */
+    public static boolean listening() {
+        return listener != null;
+    }
+
+    public static void lengthForced(Path file, long length) {
+        Listener current = listener;
+        if (current != null) {
+            current.lengthForced(file, length);
+        }
+    }
+
+    public static void directoryForced(Path directory, Collection<String> names) {
+        Listener current = listener;
+        if (current != null) {
+            current.directoryForced(directory, names);
         }
     }
 

@@ -15,8 +15,17 @@ public interface MappedFileQueue {
 
     int mappedFileSize();
 
-    /** Maps the existing files. False (and logged) when a file's length is not the configured size. */
+    /**
+     * Maps the existing files. Files a crash left unwritten at the end are set aside first, and a short newest file
+     * holding data is extended (see {@link TailFiles}). False (and logged) when a file's length is not the configured
+     * size, or a short file lies before one holding data; {@link #loadProblem()} then says which.
+     */
     boolean load();
+
+    /** Why the last {@link #load()} returned false, naming the files; null when it did not. */
+    default String loadProblem() {
+        return null;
+    }
 
     /** Snapshot of the files, oldest first. */
     List<MappedFile> mappedFiles();

@@ -1,5 +1,6 @@
 package dev.hangar.store.schedule;
 
+import dev.hangar.spi.flush.DurableFiles;
 import dev.hangar.spi.flush.ForceEvents;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -65,13 +67,14 @@ public final class DelayOffsetFile {
         }
         sb.append("}}");
         try {
-            Files.createDirectories(file.getParent());
+            List<Path> created = DurableFiles.createDirectories(file.getParent());
+            DurableFiles.forceDirectories(DurableFiles.parentsOf(List.of(), created));
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
             Files.writeString(tmp, sb.toString(), StandardCharsets.UTF_8);
             force(tmp, StandardOpenOption.WRITE);
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             // the rename is durable only once the directory is: without this a power cut may bring back the old file
-            force(file.getParent(), StandardOpenOption.READ);
+            DurableFiles.forceDirectory(file.getParent());
             ForceEvents.fileForced(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);

@@ -1,5 +1,6 @@
 package dev.hangar.store.service;
 
+import dev.hangar.spi.flush.DurableFiles;
 import dev.hangar.spi.flush.ForceEvents;
 import dev.hangar.spi.flush.MemoryCheckpoint;
 import dev.hangar.store.format.CheckpointFormat;
@@ -9,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /**
  * The {@code checkpoint} file ({@link CheckpointFormat}). Setters only change memory; {@link #flush()} writes the
@@ -54,6 +56,10 @@ public final class StoreCheckpoint extends MemoryCheckpoint implements AutoClose
             }
             if (channel.size() < CheckpointFormat.FILE_SIZE) {
                 channel.write(ByteBuffer.allocate(1), CheckpointFormat.FILE_SIZE - 1);
+            }
+            if (!existed) {
+                // its name on the disk before any flush claims it: a lost checkpoint makes recovery start from 0
+                DurableFiles.forceCreation(file, List.of());
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open checkpoint " + file, e);

@@ -1,11 +1,13 @@
 package dev.hangar.store.verify;
 
+import dev.hangar.spi.mapped.TailFiles;
 import dev.hangar.store.format.CommitLogRecordFormat;
 import dev.hangar.store.format.CommitLogScanner;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -48,20 +50,24 @@ final class CommitLogVerifier {
         boolean ended = false;
         long end = files.isEmpty() ? 0 : files.firstKey();
         DataAfterEnd after = new DataAfterEnd();
+        TailFiles.Verdict tail = TailFiles.classify(List.copyOf(files.values()), fileSize);
+        if (!tail.loadable()) {
+            report.error(dir, -1, tail.damage() + "; the store refuses to start");
+        }
         for (Map.Entry<Long, Path> e : files.entrySet()) {
             long start = e.getKey();
             Path path = e.getValue();
             long length = Files.size(path);
-            if (length == 0 && start == files.lastKey()) {
-                // a crash between creating the newest file and sizing it: it never held data (the queue's load
-                // deletes it), so it is worth a warning, not the wrong-size error below
-                report.warning(path, -1, "an empty newest file, left by a crash while it was being created: it "
-                        + "holds no data, and the next start of a writer deletes it");
+            if (tail.isNeverWritten(path)) {
+                // the queue's load deletes it: worth a warning, not the wrong-size error below
+                report.warning(path, -1, TailFiles.neverWrittenFinding(length, fileSize));
                 continue;
             }
             report.count(VerifyReport.FILES, 1);
             report.count(COMMIT_LOG_FILES, 1);
-            if (length != fileSize) {
+            if (path.equals(tail.shortNewest())) {
+                report.warning(path, -1, TailFiles.shortNewestFinding(length, fileSize));
+            } else if (length != fileSize && tail.loadable()) {
                 report.error(path, -1, "the file is " + length + " bytes but mappedFileSizeCommitLog is " + fileSize
                         + ": the store refuses to load a commit log with a file of the wrong size");
             }

@@ -10,32 +10,61 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Random;
 
 /**
  * What a disk would hold after a power cut: a shadow directory that receives, at each completed force the store
- * announces through {@link ForceEvents}, exactly the forced bytes of the live file. Anything written but never
- * forced (page cache only) never reaches the shadow, so reopening the shadow is reopening the store after the
- * power went off at the moment of {@link #cut()}.
+ * announces through {@link ForceEvents}, exactly what that force made durable. Anything written but never forced
+ * (page cache only) never reaches the shadow, so reopening the shadow is reopening the store after the power went off
+ * at the moment of {@link #cut()}.
  *
- * <p>The model of the file system (ext4/xfs in their default modes): a force of a file also makes its name and
- * its length durable; a file never forced does not exist after the cut; a deletion is not durable (a deleted file
- * may come back, which recovery must tolerate anyway). The shadow is pessimistic: a real disk may also hold some
- * unforced pages written back by the kernel, never fewer than the shadow.
+ * <p>The model of the file system is what POSIX promises, no more (ext4's ordered journal usually keeps more; other
+ * file systems and devices may not):
+ * <ul>
+ *   <li>bytes of a file are durable once a force covered them ({@code rangeForced}, {@code fileForced}), and so is the
+ *   file's length at that force ({@code msync}/{@code fdatasync} write the size a read needs); a length forced on its
+ *   own ({@code lengthForced}, a new file's {@code fsync}) is durable with zeros for bytes never forced;</li>
+ *   <li>a name in a directory is durable once the directory was forced after the name appeared
+ *   ({@code directoryForced}), or when a {@code fileForced} says so; until then the cut may keep the file or drop
+ *   it, and a file it keeps whose length was never forced is empty - the state that stopped a store from
+ *   starting (two zero-length CommitLog files) before new files were created durably. Which way each undurable name
+ *   goes is drawn from the round's seed;</li>
+ *   <li>a deletion is durable only once its directory was forced afterwards; otherwise the file may come back with
+ *   what was forced of it. The shadow keeps it (the pessimistic choice: recovery must tolerate it anyway).</li>
+ * </ul>
+ * The shadow is pessimistic: a real disk may also hold some unforced pages written back by the kernel.
  */
 final class PowerCutDisk implements ForceEvents.Listener, AutoCloseable {
     private static final String COMMIT_LOG_DIR = "commitlog";
 
     private final Path live;
     private final Path shadow;
+    private final Random random;
+    /** The negative control: the creations the store forced are treated as never forced. */
+    private final boolean ignoreCreationForces;
+    private final ShadowNames names = new ShadowNames();
     private final List<String> errors = new ArrayList<>();
     private volatile boolean cut;
     private long durableCommitLogEnd;
     private long forces;
+    private ShadowNames.CutSummary cutSummary;
 
-    PowerCutDisk(Path live, Path shadow) throws IOException {
+    /** @param random draws which undurable names the cut keeps */
+    PowerCutDisk(Path live, Path shadow, Random random) throws IOException {
+        this(live, shadow, random, false);
+    }
+
+    /**
+     * @param ignoreCreationForces the negative control of durable creation: forces of new files' lengths and of
+     *                             directories are ignored, as if the store never made them
+     */
+    PowerCutDisk(Path live, Path shadow, Random random, boolean ignoreCreationForces) throws IOException {
         this.live = live.toAbsolutePath().normalize();
         this.shadow = shadow;
+        this.random = random;
+        this.ignoreCreationForces = ignoreCreationForces;
         Files.createDirectories(shadow);
         ForceEvents.install(this);
     }
@@ -80,6 +109,43 @@ final class PowerCutDisk implements ForceEvents.Listener, AutoCloseable {
         } catch (IOException e) {
             errors.add("copying forced file " + file + ": " + e);
         }
+        names.durable(relative(file));
+    }
+
+    @Override
+    public synchronized void lengthForced(Path file, long length) {
+        Path target = ignoreCreationForces ? null : shadowOf(file);
+        if (target == null) {
+            return;
+        }
+        forces++;
+        try (FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            if (out.size() > length) {
+                out.truncate(length);
+            } else if (out.size() < length) {
+                out.write(ByteBuffer.allocate(1), length - 1);
+            }
+        } catch (IOException e) {
+            errors.add("sizing " + target + " to the forced length " + length + ": " + e);
+        }
+    }
+
+    @Override
+    public synchronized void directoryForced(Path directory, Collection<String> namesBeforeTheForce) {
+        Path absolute = directory.toAbsolutePath().normalize();
+        if (cut || ignoreCreationForces || !absolute.startsWith(live)) {
+            return;
+        }
+        forces++;
+        try {
+            names.directoryForced(live.relativize(absolute), namesBeforeTheForce, shadow);
+        } catch (IOException e) {
+            errors.add("applying the forced directory " + directory + ": " + e);
+        }
+    }
+
+    private Path relative(Path file) {
+        return live.relativize(file.toAbsolutePath().normalize());
     }
 
     /** The shadow path of a live file, with its directories made; null after the cut or for other stores' files. */
@@ -97,13 +163,26 @@ final class PowerCutDisk implements ForceEvents.Listener, AutoCloseable {
         return target;
     }
 
-    /** The power goes off: nothing forced from now on reaches the disk. */
+    /**
+     * The power goes off: nothing forced from now on reaches the disk, and every name the store created without
+     * forcing its directory is kept or dropped (see the class comment).
+     */
     synchronized void cut() {
         cut = true;
+        try {
+            cutSummary = names.applyCut(live, shadow, random);
+        } catch (IOException e) {
+            errors.add("applying the cut to the names: " + e);
+        }
     }
 
     boolean isCut() {
         return cut;
+    }
+
+    /** What the cut did with names the store never made durable: for the round's message when it fails. */
+    synchronized String cutSummary() {
+        return cutSummary == null ? "no cut" : cutSummary.toString();
     }
 
     /** One past the last CommitLog byte a completed force covered. */

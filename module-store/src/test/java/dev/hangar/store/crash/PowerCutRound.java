@@ -50,10 +50,17 @@ final class PowerCutRound {
 
     private final long seed;
     private final Random random;
+    private final boolean ignoreCreationForces;
 
     PowerCutRound(long seed) {
+        this(seed, false);
+    }
+
+    /** @param ignoreCreationForces the negative control of durable creation (see {@link PowerCutDisk}) */
+    PowerCutRound(long seed, boolean ignoreCreationForces) {
         this.seed = seed;
         this.random = new Random(seed);
+        this.ignoreCreationForces = ignoreCreationForces;
     }
 
     /**
@@ -64,12 +71,20 @@ final class PowerCutRound {
      */
     Outcome run(Path live, Path shadow, String[] writeSettings, String[] reopenSettings) throws Exception {
         List<Ack> acks;
-        try (PowerCutDisk disk = new PowerCutDisk(live, shadow)) {
+        try (PowerCutDisk disk = new PowerCutDisk(live, shadow, new Random(seed * 31 + 17),
+                ignoreCreationForces)) {
             acks = writeUntilCut(live, disk, writeSettings);
             if (!disk.errors().isEmpty()) {
                 throw new AssertionError("the shadow disk failed: " + disk.errors());
             }
-            return check(shadow, acks, disk.durableCommitLogEnd(), reopenSettings);
+            Outcome outcome = check(shadow, acks, disk.durableCommitLogEnd(), reopenSettings);
+            if (!outcome.problems().isEmpty()) {
+                List<String> problems = new ArrayList<>(outcome.problems());
+                problems.add(disk.cutSummary());
+                return new Outcome(outcome.acknowledged(), outcome.lost(), outcome.lostFlushed(), outcome.readable(),
+                        problems);
+            }
+            return outcome;
         }
     }
 
@@ -123,7 +138,12 @@ final class PowerCutRound {
         Set<Long> readable = new HashSet<>();
         StoreConfig config = TestStores.config(shadow, settings);
         try (DefaultMessageStore store = new DefaultMessageStore(config)) {
-            store.start();
+            try {
+                store.start();
+            } catch (RuntimeException e) {
+                problems.add("the store did not start again after the power cut: " + e);
+                return new Outcome(acks.size(), acks.size(), 0, 0, problems);
+            }
             if (!store.recoveryReport().abnormal()) {
                 problems.add("the abort marker did not survive the power cut: recovery trusted the files as after a "
                         + "clean shutdown");
