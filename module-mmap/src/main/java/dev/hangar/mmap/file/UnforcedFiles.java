@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,7 +65,7 @@ public final class UnforcedFiles implements AutoCloseable {
     private final AtomicLong fileByFileForces = new AtomicLong();
     private final Set<OnDemandMappedFile> files = ConcurrentHashMap.newKeySet();
     /** Files created since the last force whose length and directory entries are not yet forced. */
-    private final Set<NewFile> newFiles = ConcurrentHashMap.newKeySet();
+    private final NewFiles newFiles = new NewFiles();
     /** File-system id ({@code unix:dev}) to its open handle, or -1 when it could not be opened. */
     private final Map<Long, Integer> handles = new ConcurrentHashMap<>();
     private final AtomicLong syncs = new AtomicLong();
@@ -114,10 +115,6 @@ public final class UnforcedFiles implements AutoCloseable {
         return fd < 0 ? NO_HANDLE : fileSystem;
     }
 
-    /** A file created and the directories made for it (outermost first). */
-    record NewFile(Path file, List<Path> createdDirectories) {
-    }
-
     /**
      * {@code file} was just created (sparse, with its length) along with {@code createdDirectories}: the next
      * {@link #forceAll()} forces its length and the directory entries, as {@code DurableFiles.forceCreation} would,
@@ -128,7 +125,7 @@ public final class UnforcedFiles implements AutoCloseable {
             DurableFiles.forceCreation(file, createdDirectories);
             return;
         }
-        newFiles.add(new NewFile(file, List.copyOf(createdDirectories)));
+        newFiles.add(file, createdDirectories);
     }
 
     /** {@code file} has bytes past its flushed position: the next {@link #forceAll()} covers them. */
@@ -144,7 +141,56 @@ public final class UnforcedFiles implements AutoCloseable {
      * @throws IOException a sync failed; the files stay registered (nothing is claimed) for the next attempt
      */
     public int forceAll() throws IOException {
-        forceNewFiles();
+        List<NewFiles.NewFile> created = newFiles.take();
+        // names and lengths taken before a syncfs of the written files, which then covers the new files too
+        NewFiles.Snapshot before = created.isEmpty() || files.size() <= forceEachFileUpTo || closed || unsupported
+                ? null : NewFiles.Snapshot.take(created, this::fileSystemWithHandle, NO_HANDLE);
+        Set<Long> synced = new HashSet<>();
+        int forced;
+        try {
+            forced = forceWritten(synced);
+        } catch (IOException | RuntimeException e) {
+            newFiles.giveBack(created);
+            throw e;
+        }
+        if (!created.isEmpty()) {
+            if (before != null && before.coveredBy(synced)) {
+                before.announce();
+            } else {
+                forceNewFiles(created);
+            }
+        }
+        return forced;
+    }
+
+    /**
+     * Makes {@code created} durable on its own: one {@code fsync} per file and per directory while few, else one
+     * {@code syncfs} per file system. On a failure they stay registered and the failure is thrown.
+     */
+    private void forceNewFiles(List<NewFiles.NewFile> created) throws IOException {
+        try {
+            NewFiles.Snapshot before = created.size() <= forceEachFileUpTo || closed || unsupported ? null
+                    : NewFiles.Snapshot.take(created, this::fileSystemWithHandle, NO_HANDLE);
+            if (before == null) {
+                NewFiles.forceEach(created);
+                return;
+            }
+            for (Map.Entry<Long, Path> fs : before.fileSystems().entrySet()) {
+                if (!nativeMemory.syncFileSystem(handles.get(fs.getKey()), fs.getValue())) {
+                    NewFiles.forceEach(created);
+                    return;
+                }
+                syncs.incrementAndGet();
+            }
+            before.announce();
+        } catch (IOException | RuntimeException e) {
+            newFiles.giveBack(created);
+            throw e;
+        }
+    }
+
+    /** The written files' part of {@link #forceAll()}; {@code synced} receives the file systems a syncfs covered. */
+    private int forceWritten(Set<Long> synced) throws IOException {
         List<OnDemandMappedFile.GroupForce> pending = new ArrayList<>();
         Map<Long, Path> fileSystems = new LinkedHashMap<>();
         for (Iterator<OnDemandMappedFile> it = files.iterator(); it.hasNext(); ) {
@@ -172,6 +218,7 @@ public final class UnforcedFiles implements AutoCloseable {
                     return 0;
                 }
                 syncs.incrementAndGet();
+                synced.add(fs.getKey());
             }
         } catch (IOException | RuntimeException e) {
             for (OnDemandMappedFile.GroupForce force : pending) {
@@ -218,87 +265,6 @@ public final class UnforcedFiles implements AutoCloseable {
         for (OnDemandMappedFile.GroupForce left : pending.subList(index, pending.size())) {
             left.abandon(this);
         }
-    }
-
-    /**
-     * Makes the files created since the last call durable: their lengths, and the entries of their directories and
-     * of the directories made for them. Few: one {@code fsync} per file and per directory. Many (thousands of new
-     * queues): one {@code syncfs} per file system, which writes back every inode and directory of it, with the names
-     * listed before the sync. On a failure every file taken stays registered and the failure is thrown.
-     */
-    private void forceNewFiles() throws IOException {
-        List<NewFile> taken = new ArrayList<>();
-        for (Iterator<NewFile> it = newFiles.iterator(); it.hasNext(); ) {
-            taken.add(it.next());
-            it.remove();
-        }
-        if (taken.isEmpty()) {
-            return;
-        }
-        try {
-            if (taken.size() <= forceEachFileUpTo || !syncNewFiles(taken)) {
-                forceEachNewFile(taken);
-            }
-        } catch (IOException | RuntimeException e) {
-            newFiles.addAll(taken);
-            throw e;
-        }
-    }
-
-    private static void forceEachNewFile(List<NewFile> taken) throws IOException {
-        List<Path> created = new ArrayList<>();
-        List<Path> made = new ArrayList<>();
-        for (NewFile f : taken) {
-            try (FileChannel channel = FileChannel.open(f.file(), StandardOpenOption.READ)) {
-                channel.force(true);
-                ForceEvents.lengthForced(f.file(), channel.size());
-            }
-            created.add(f.file());
-            made.addAll(f.createdDirectories());
-        }
-        DurableFiles.forceDirectories(DurableFiles.parentsOf(created, made));
-    }
-
-    /** One syncfs per file system for {@code taken}; false (nothing done) when a file system has no handle. */
-    private boolean syncNewFiles(List<NewFile> taken) throws IOException {
-        if (closed || unsupported) {
-            return false;
-        }
-        List<Path> created = new ArrayList<>();
-        List<Path> made = new ArrayList<>();
-        for (NewFile f : taken) {
-            created.add(f.file());
-            made.addAll(f.createdDirectories());
-        }
-        Set<Path> directories = DurableFiles.parentsOf(created, made);
-        Map<Long, Path> fileSystems = new LinkedHashMap<>();
-        for (Path directory : directories) {
-            long fileSystem = fileSystemWithHandle(directory);
-            if (fileSystem == NO_HANDLE) {
-                return false;
-            }
-            fileSystems.putIfAbsent(fileSystem, directory);
-        }
-        boolean listening = ForceEvents.listening();
-        Map<Path, List<String>> names = new LinkedHashMap<>();
-        Map<Path, Long> lengths = new LinkedHashMap<>();
-        if (listening) {
-            for (Path directory : directories) {
-                names.put(directory, DurableFiles.names(directory));
-            }
-            for (Path file : created) {
-                lengths.put(file, Files.size(file));
-            }
-        }
-        for (Map.Entry<Long, Path> fs : fileSystems.entrySet()) {
-            if (!nativeMemory.syncFileSystem(handles.get(fs.getKey()), fs.getValue())) {
-                return false;
-            }
-            syncs.incrementAndGet();
-        }
-        lengths.forEach(ForceEvents::lengthForced);
-        names.forEach(ForceEvents::directoryForced);
-        return true;
     }
 
     /** Files created and not yet forced. */

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -299,11 +300,50 @@ class DefaultMappedFileQueueTest {
     }
 
     @Test
+    void loadDeletesShortZeroFilesAtTheEndAndExtendsAShortNewestFileHoldingData() throws IOException {
+        queue = plainQueue(dir, 1024);
+        appendSixteenByteRecords(2 * 64, 0);
+        queue.shutdown(0);
+        byte[] partial = new byte[600];
+        Arrays.fill(partial, 0, 320, (byte) 7);
+        Files.write(dir.resolve(String.format("%020d", 2048)), partial);
+        Files.write(dir.resolve(String.format("%020d", 3072)), new byte[100]);
+        Files.write(dir.resolve(String.format("%020d", 4096)), new byte[0]);
+
+        DefaultMappedFileQueue reopened = plainQueue(dir, 1024);
+        assertTrue(reopened.load(), String.valueOf(reopened.loadProblem()));
+        assertEquals(3, reopened.mappedFiles().size(), "two whole files and the extended one");
+        assertEquals(1024, Files.size(dir.resolve(String.format("%020d", 2048))));
+        assertEquals(7, Files.readAllBytes(dir.resolve(String.format("%020d", 2048)))[319], "its bytes are kept");
+        assertFalse(Files.exists(dir.resolve(String.format("%020d", 3072))), "never written: deleted");
+        assertFalse(Files.exists(dir.resolve(String.format("%020d", 4096))), "never written: deleted");
+        queue = reopened;
+    }
+
+    @Test
+    void loadRefusesAShortFileBeforeOneHoldingDataNamingBoth() throws IOException {
+        queue = plainQueue(dir, 1024);
+        appendSixteenByteRecords(3 * 64, 0);
+        queue.shutdown(0);
+        Path middle = dir.resolve(String.format("%020d", 1024));
+        Files.write(middle, new byte[0]);
+
+        DefaultMappedFileQueue reopened = plainQueue(dir, 1024);
+        assertFalse(reopened.load());
+        assertTrue(reopened.loadProblem().contains(middle.toString())
+                && reopened.loadProblem().contains(String.format("%020d", 2048)), reopened.loadProblem());
+        assertTrue(reopened.isEmpty(), "nothing stays mapped after a failed load");
+        assertEquals(3, Files.list(dir).count(), "no file changed");
+        queue = reopened;
+    }
+
+    @Test
     void loadRejectsAFileOfTheWrongSize() throws IOException {
         queue = plainQueue(dir, 1024);
         appendSixteenByteRecords(2 * 64, 0);
         queue.shutdown(0);
-        Files.write(dir.resolve(String.format("%020d", 2048)), new byte[1000]);
+        // longer than the configured size: written with another size, never a file a crash cut short
+        Files.write(dir.resolve(String.format("%020d", 2048)), new byte[1500]);
 
         DefaultMappedFileQueue reopened = plainQueue(dir, 1024);
         assertFalse(reopened.load());
