@@ -204,7 +204,7 @@ final class StoreRuntime implements AutoCloseable {
         if (!b.commitLogQueue.load()) {
             String problem = b.commitLogQueue.loadProblem();
             throw new IllegalStateException("cannot load the commit log in " + b.root.resolve("commitlog") + ": "
-                    + (problem != null ? problem
+                    + (problem != null ? problem + " (mappedFileSizeCommitLog is " + config.commitLogFileSize() + ")"
                     : "a file has the wrong size (is mappedFileSizeCommitLog the one the store was written with?)"));
         }
         TopicQueueOffsets offsets = new TopicQueueOffsets();

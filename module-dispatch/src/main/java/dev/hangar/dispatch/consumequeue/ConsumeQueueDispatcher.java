@@ -106,7 +106,8 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
                 if (!queue.load()) {
                     String problem = queue.loadProblem();
                     throw new IllegalStateException("cannot load ConsumeQueue " + queueDir + ": " + (problem != null
-                            ? problem : "a file's length is not mappedFileSizeConsumeQueue (" + fileSize
+                            ? problem + " (mappedFileSizeConsumeQueue makes files of " + fileSize + " bytes)"
+                            : "a file's length is not mappedFileSizeConsumeQueue (" + fileSize
                             + " bytes); fix the setting or the files"));
                 }
                 queue.recover();

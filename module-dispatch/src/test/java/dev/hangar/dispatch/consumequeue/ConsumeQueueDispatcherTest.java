@@ -366,7 +366,9 @@ class ConsumeQueueDispatcherTest {
     void aFileOfTheWrongLengthFailsTheLoadWithTheSettingNamed() throws IOException {
         dispatchMessages(TOPIC, 0, 0, 3);
         dispatcher.close();
-        Files.write(root.resolve("consumequeue/FooBar/0/00000000000000000200"), new byte[77]);
+        // longer than a ConsumeQueue file: written with another size (a short file of zeros at the end would be a
+        // file a crash left unwritten, which the load sets aside)
+        Files.write(root.resolve("consumequeue/FooBar/0/00000000000000000200"), new byte[100_077]);
         dispatcher = null;
 
         IllegalStateException error = assertThrows(IllegalStateException.class, this::reopen);

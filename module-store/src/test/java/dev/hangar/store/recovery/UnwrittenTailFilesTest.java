@@ -140,6 +140,10 @@ class UnwrittenTailFilesTest {
         cutPower();
 
         VerifyReport report = StoreVerifier.verify(dir, TestStores.config(dir, settings));
+        // the files are warnings, not errors: the next start handles them (the queue's units past the log's end are
+        // verify's error of any unclean stop, which recovery truncates)
+        assertTrue(report.problems(VerifyReport.Severity.ERROR).stream()
+                .noneMatch(p -> p.file().startsWith("commitlog")), report.toString());
         List<VerifyReport.Problem> warnings = report.problems(VerifyReport.Severity.WARNING);
         assertTrue(warnings.stream().anyMatch(p -> p.file().equals(dir.relativize(newest).toString())
                 && p.message().contains("next start of a writer deletes it")), report.toString());

@@ -144,7 +144,10 @@ class StoreVerifierTest {
         VerifyReport r = verify();
         assertFalse(r.healthy());
         List<Problem> errors = errorsIn(r, commitLogFile(start));
-        assertTrue(errors.stream().anyMatch(p -> p.message().contains("bytes but mappedFileSizeCommitLog")), r.toString());
+        // the short newest file itself is what a cut leaves when its length did not reach the disk: the next start
+        // extends it (a warning); the record it cuts in two is the error
+        assertTrue(r.problems(Severity.WARNING).stream().anyMatch(p -> p.file().equals(commitLogFile(start))
+                && p.message().contains("extends it")), r.toString());
         assertTrue(errors.stream().anyMatch(p -> p.offset() == offset - start), r.toString());
     }
 
@@ -170,7 +173,8 @@ class StoreVerifierTest {
         assertTrue(crashed.problems(Severity.WARNING).stream()
                 .anyMatch(p -> p.file().equals(commitLogFile(newest + FILE_SIZE))), crashed.toString());
         assertTrue(crashed.problems(Severity.WARNING).stream()
-                .anyMatch(p -> p.message().contains("holds no units")), crashed.toString());
+                .anyMatch(p -> p.file().equals(dir.relativize(emptyQueueFile).toString())
+                        && p.message().contains("holds no record")), crashed.toString());
         assertEquals(MESSAGES, crashed.records());
 
         try (DefaultMessageStore store = new DefaultMessageStore(config)) {
