@@ -107,7 +107,7 @@ public final class HttpApiServer implements AutoCloseable {
         store.addMessageArrivingListener(longPolls);
         try {
             HttpServer s = HttpServer.create(bind, BACKLOG);
-            s.createContext("/", routes(respond));
+            s.createContext("/", new ConsoleHandler(routes(respond), counters, () -> stopping));
             s.setExecutor(workers);
             s.start();
             server = s;
