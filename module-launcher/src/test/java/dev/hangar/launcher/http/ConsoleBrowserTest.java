@@ -255,6 +255,71 @@ class ConsoleBrowserTest {
         }
     }
 
+    @Test
+    @Order(10)
+    void aMasterShowsItsConnectedSlaveAndWhatTheSlaveAcknowledged(@TempDir Path masterDir, @TempDir Path slaveDir)
+            throws Exception {
+        try (ApiServerFixture master = new ApiServerFixture(masterDir, "", 2, 16,
+                Map.of("brokerRole", "ASYNC_MASTER", "haListenPort", "0"));
+             ApiServerFixture slave = new ApiServerFixture(slaveDir, "", 2, 16,
+                     Map.of("brokerRole", "SLAVE", "haMasterAddress", master.store.replicationStatus().listenAddress()))) {
+            for (int i = 0; i < 10; i++) {
+                assertEquals(201, master.post("/v1/topics/Copied/messages", "copy " + i).statusCode());
+            }
+            long end = master.store.statsSnapshot().commitLog().maxOffset();
+            assertTrue(ApiServerFixture.eventually(() -> master.store.replicationStatus().connectedSlaves() == 1
+                    && master.store.replicationStatus().ackedOffset() == end), "the slave caught up");
+
+            browser.driver.get(master.base + "/#replication");
+            WebElement fields = browser.until("the master's replication figures",
+                    d -> d.findElement(By.id("replication-fields")));
+            Map<String, String> rows = rows(fields);
+            assertEquals("ASYNC_MASTER", rows.get("Role"));
+            assertEquals("1", rows.get("Slaves connected"));
+            assertEquals(String.format(java.util.Locale.US, "%,d", end), rows.get("Commit log end"));
+            assertEquals(rows.get("Commit log end"), rows.get("Acknowledged by a slave up to"));
+            assertEquals("Slaves in step", text(browser.driver, "replication-state"));
+            browser.screenshot("replication-master");
+
+            // the overview charts the lag (zero here) instead of saying there is no replication
+            browser.driver.get(master.base + "/?load=master#overview");
+            browser.until("replication-lag points", d -> ((Number) browser.js("return Hangar.overview.charts"
+                    + ".replicationLag.data[1].filter(v => v !== null).length;")).longValue() >= 2);
+            assertTrue(!browser.driver.findElement(By.cssSelector("#chart-replicationLag .chart-note")).isDisplayed(),
+                    "no note on a healthy master's replication chart");
+
+            browser.driver.get(slave.base + "/#replication");
+            Map<String, String> slaveRows = rows(browser.until("the slave's replication figures",
+                    d -> d.findElement(By.id("replication-fields"))));
+            assertEquals("SLAVE", slaveRows.get("Role"));
+            assertEquals(master.store.replicationStatus().listenAddress(), slaveRows.get("Master"));
+        }
+    }
+
+    @Test
+    @Order(11)
+    void aSyncMasterWithoutASlaveShowsWhyItIsDegraded(@TempDir Path lone) throws Exception {
+        try (ApiServerFixture master = new ApiServerFixture(lone, "", 2, 16,
+                Map.of("brokerRole", "SYNC_MASTER", "haListenPort", "0"))) {
+            browser.driver.get(master.base + "/#overview");
+            browser.until("the DEGRADED banner", d -> text(d, "health-status").equals("DEGRADED"));
+            assertTrue(text(browser.driver, "health-reason").contains("no slave"), text(browser.driver, "health-reason"));
+            WebElement note = browser.driver.findElement(By.cssSelector("#chart-replicationLag .chart-note"));
+            browser.until("the replication chart's note", d -> note.isDisplayed());
+            assertTrue(note.getText().startsWith("No slave is connected"), note.getText());
+            browser.screenshot("overview-no-slave");
+        }
+    }
+
+    /** A two-column table as label -> value. */
+    private static Map<String, String> rows(WebElement table) {
+        Map<String, String> rows = new java.util.LinkedHashMap<>();
+        for (WebElement tr : table.findElements(By.tagName("tr"))) {
+            rows.put(tr.findElement(By.tagName("th")).getText(), tr.findElement(By.tagName("td")).getText());
+        }
+        return rows;
+    }
+
     /** The rows' first cells, newest first, once the page that starts at {@code first} is shown. */
     private static List<Long> pageOffsets(List<WebElement> rows, long first) {
         List<Long> offsets = rows.stream().map(r -> Long.parseLong(r.findElement(By.tagName("td")).getText()))

@@ -159,8 +159,9 @@
       tile("Role", role + (ha.enabled ? "" : " (replication off)")),
       tile("Messages put", fmt.number(stats.puts.messages)),
       tile("Put latency p50 / p99 (since start)", fmt.micros(lat.p50) + " / " + fmt.micros(lat.p99)),
-      tile("Commit log", stats.commitLog ? fmt.bytes(stats.commitLog.maxOffset - stats.commitLog.minOffset)
-        + " in " + stats.commitLog.files + " files" : "–"),
+      tile("Commit log", !stats.commitLog ? "–" : stats.commitLog.files === 0 ? "empty"
+        : fmt.bytes(stats.commitLog.maxOffset - stats.commitLog.minOffset) + " in " + stats.commitLog.files
+        + (stats.commitLog.files === 1 ? " file" : " files")),
       tile("Disk used", disk.usedRatio !== undefined ? (disk.usedRatio * 100).toFixed(1) + " %" : "–"));
 
     const values = {};
@@ -196,7 +197,8 @@
       note("replicationLag", "This store is a slave of " + (ha.masterAddress || "?") + "; the lag is measured on "
         + "the master." + (ha.problem ? " Problem: " + ha.problem : ""));
     } else if (ha.connectedSlaves === 0) {
-      note("replicationLag", "No slave is connected" + (ha.problem ? ": " + ha.problem : "."));
+      // the problem says it already ("no slave is connected to HOST:PORT"); the fallback says it when there is none
+      note("replicationLag", ha.problem ? ha.problem.charAt(0).toUpperCase() + ha.problem.slice(1) : "No slave is connected");
     } else {
       note("replicationLag", ha.problem || "");
     }
