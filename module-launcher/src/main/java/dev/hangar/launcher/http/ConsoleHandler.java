@@ -2,6 +2,7 @@ package dev.hangar.launcher.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.hangar.launcher.ErrorMessages;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -15,6 +16,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The web console: {@code GET /} and {@code GET /console/...} answer the static files kept in the launcher's
@@ -29,13 +32,14 @@ import java.util.regex.Pattern;
  * gets a 304 while it is unchanged, so a new launcher version is never hidden behind a stale copy.
  *
  * <p>Overload and shutdown are left to the router (503 as for the API); files are read once and kept (the
- * folder is about 100 KB). Thread-safe.
+ * folder is about 100 KB), misses are not. Thread-safe.
  */
 final class ConsoleHandler implements HttpHandler {
     /** Where the files are, relative to this class's package. */
     static final String RESOURCE_FOLDER = "console/";
     /** The URL prefix of every file but the page itself, which is {@code /}. */
     static final String PREFIX = "/console/";
+    private static final Logger LOG = LoggerFactory.getLogger(ConsoleHandler.class);
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*");
     private static final int MAX_PATH_CHARS = 256;
     private static final Map<String, String> CONTENT_TYPES = Map.of(
@@ -59,7 +63,7 @@ final class ConsoleHandler implements HttpHandler {
     private final HttpHandler api;
     private final HttpCounters counters;
     private final BooleanSupplier stopping;
-    private final Map<String, Optional<StaticFile>> files = new ConcurrentHashMap<>();
+    private final Map<String, StaticFile> files = new ConcurrentHashMap<>();
 
     /**
      * @param api      the router every other request goes to
@@ -85,6 +89,15 @@ final class ConsoleHandler implements HttpHandler {
             return;
         }
         ApiExchange exchange = new ApiExchange(raw, counters, Router.DRAIN_HEADROOM_BYTES);
+        try {
+            serve(exchange, raw, path);
+        } catch (RuntimeException e) {
+            LOG.warn("{} {} failed", raw.getRequestMethod(), path, e);
+            exchange.respondError(HttpStatus.INTERNAL_ERROR, ErrorMessages.oneLine(e));
+        }
+    }
+
+    private void serve(ApiExchange exchange, HttpExchange raw, String path) {
         String method = raw.getRequestMethod();
         if (!method.equals("GET") && !method.equals("HEAD")) {
             exchange.respondError(HttpStatus.METHOD_NOT_ALLOWED, method + " is not allowed here; use GET or HEAD",
@@ -96,7 +109,7 @@ final class ConsoleHandler implements HttpHandler {
             return;
         }
         String name = path.equals("/") ? "index.html" : path.substring(PREFIX.length());
-        Optional<StaticFile> file = checkedName(name).flatMap(n -> files.computeIfAbsent(n, ConsoleHandler::load));
+        Optional<StaticFile> file = checkedName(name).flatMap(this::file);
         if (file.isEmpty()) {
             exchange.respondError(HttpStatus.NOT_FOUND, "no such console file: " + UriCodec.shorten(path));
             return;
@@ -143,6 +156,17 @@ final class ConsoleHandler implements HttpHandler {
             return Optional.empty();
         }
         return Optional.ofNullable(CONTENT_TYPES.get(name.substring(dot + 1).toLowerCase(Locale.ROOT)));
+    }
+
+    /** The file, read once; only files that exist are kept, so requests for made-up names cannot grow the map. */
+    private Optional<StaticFile> file(String name) {
+        StaticFile known = files.get(name);
+        if (known != null) {
+            return Optional.of(known);
+        }
+        Optional<StaticFile> loaded = load(name);
+        loaded.ifPresent(f -> files.putIfAbsent(name, f));
+        return loaded;
     }
 
     private static Optional<StaticFile> load(String name) {
