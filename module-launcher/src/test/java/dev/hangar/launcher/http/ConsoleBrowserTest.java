@@ -99,6 +99,13 @@ class ConsoleBrowserTest {
         });
         assertTrue(drawnPath("putRate"), "uPlot drew the put-rate series");
         assertTrue(drawnPath("putLatency"), "uPlot drew the put-latency series");
+        // the interval p99 from two readings of a histogram: 100 puts between 64 and 127 µs, 99th of them at
+        // 63 + 64 * 0.99 µs (interpolated as Prometheus' histogram_quantile does); nothing new in between: no point
+        assertEquals(126.36, ((Number) browser.js("return Hangar.overview.intervalQuantile("
+                + "[[63, 5], [127, 5], [255, 7], [Infinity, 7]], [[63, 5], [127, 105], [255, 107], [Infinity, 107]], 0.99);"))
+                .doubleValue(), 0.001);
+        assertEquals(null, browser.js("return Hangar.overview.intervalQuantile("
+                + "[[63, 5], [127, 5], [Infinity, 5]], [[63, 5], [127, 5], [Infinity, 5]], 0.99);"));
         browser.until("disk-use points with the thresholds", d -> pointsAboveZero("disk") >= 2);
         // the disk chart's thresholds are the store's configuration, not made up by the page
         assertEquals(90L, ((Number) browser.js("const d = Hangar.overview.charts.disk.data;"

@@ -139,7 +139,10 @@ window.Hangar = window.Hangar || {};
     if (n === null || n === undefined || isNaN(n)) {
       return "–";
     }
-    return n >= 10000 ? (n / 1000).toFixed(1) + " ms" : n < 10 ? Number(n.toFixed(1)) + " µs" : Math.round(n) + " µs";
+    if (n >= 1000) {
+      return Number((n / 1000).toFixed(n >= 100000 ? 0 : 1)) + " ms";
+    }
+    return (n < 10 ? Number(n.toFixed(1)) : Math.round(n)) + " µs";
   }
 
   H.ApiError = ApiError;
