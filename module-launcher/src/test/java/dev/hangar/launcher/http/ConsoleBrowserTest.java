@@ -137,9 +137,13 @@ class ConsoleBrowserTest {
     @Test
     @Order(4)
     void aQueueIsReadNewestFirstOnePageAtATime() throws Exception {
+        StringBuilder batch = new StringBuilder();
         for (int i = 0; i < 45; i++) {
-            post("/v1/topics/Paged/messages?queue=0", "message " + i);
+            batch.append("{\"queue\": 0, \"body\": \"message ").append(i).append("\"}\n");
         }
+        HttpResponse<String> put = api.send(api.request("/v1/topics/Paged/messages").header("Authorization", "Bearer " + TOKEN)
+                .header("Content-Type", "application/x-ndjson").POST(HttpRequest.BodyPublishers.ofString(batch.toString())).build());
+        assertEquals(201, put.statusCode(), put.body());
         open("topics");
         browser.until("the Paged row", d -> d.findElement(By.cssSelector("tr[data-topic='Paged']"))).click();
         browser.until("queue 0", d -> d.findElement(By.cssSelector("#queues-table tr[data-queue='0']"))).click();
