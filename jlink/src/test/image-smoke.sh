@@ -47,6 +47,29 @@ check "conf/jvm.options reaches the JVM, comments skipped, wildcards kept" "(cd 
 check "JAVA_OPTS comes after conf/jvm.options" "JAVA_OPTS='-Dhangar.smoke=env' '$tmp/img/bin/store-launcher' --version 2>&1 | grep -q 'hangar.smoke = env'"
 check "a bad JVM option fails the launch" "! HANGAR_JAVA_OPTS='-Xmx1k' '$launcher' --version"
 
+# the web console rides inside dev.hangar.launcher (uPlot unpacked from its webjar at build time): serve answers
+# the page and the chart library from the image, the page without the token, the data only with it
+console_is_served() {
+  "$launcher" --store "$tmp/c" -DhttpToken=smoke serve --port 0 > "$tmp/c.out" 2> "$tmp/c.err" &
+  local pid=$! url="" i
+  for i in $(seq 1 120); do
+    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$tmp/c.out" 2>/dev/null | head -1)
+    [ -n "$url" ] && break
+    sleep 0.5
+  done
+  local ok=1
+  if [ -n "$url" ] \
+      && curl -sf "$url/" | grep -q '<title>Hangar console</title>' \
+      && curl -sf "$url/console/vendor/uplot/uPlot.iife.min.js" | grep -q 'uPlot' \
+      && [ "$(curl -s -o /dev/null -w '%{http_code}' "$url/v1/stats")" = 401 ] \
+      && [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer smoke' "$url/v1/stats")" = 200 ]; then
+    ok=0
+  fi
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+  return $ok
+}
+check "serve answers the console and its chart library from the image" console_is_served
+
 if [ -n "$plugin_jar" ]; then
   mkdir -p "$tmp/plugins" && cp "$plugin_jar" "$tmp/plugins/"
   check "a plugin jar in a plugins folder is loaded in its own module layer" "'$launcher' --plugins '$tmp/plugins' plugins --json | python3 -c '

@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
  *   GET  /v1/messages/{msgId}                                     by message id             {@link MessageLookupHandler}
  *   GET  /v1/topics/{topic}/keys/{key}?max=                       by key                    {@link KeyQueryHandler}
  *   GET  /v1/stats   GET /metrics   GET /health
+ *   GET  /   GET /console/...                                     the web console (no token for its files) {@link ConsoleHandler}
  * </pre>
  * Requests run on a bounded {@link WorkerPool} (overload is a 503); puts awaiting a flush and parked long polls
  * hold no worker and are bounded by {@code maxPending}. An idle keep-alive connection holds no worker either: the
@@ -107,7 +108,7 @@ public final class HttpApiServer implements AutoCloseable {
         store.addMessageArrivingListener(longPolls);
         try {
             HttpServer s = HttpServer.create(bind, BACKLOG);
-            s.createContext("/", routes(respond));
+            s.createContext("/", new ConsoleHandler(routes(respond), counters, () -> stopping));
             s.setExecutor(workers);
             s.start();
             server = s;

@@ -4,6 +4,8 @@ package dev.hangar.launcher.http;
 final class HttpStatus {
     static final int OK = 200;
     static final int CREATED = 201;
+    static final int FOUND = 302;
+    static final int NOT_MODIFIED = 304;
     static final int BAD_REQUEST = 400;
     static final int UNAUTHORIZED = 401;
     static final int NOT_FOUND = 404;
