@@ -21,6 +21,8 @@ public final class StoreCheckpoint extends MemoryCheckpoint implements AutoClose
     private final FileChannel channel;
     private final Path file;
     private final boolean readOnly;
+    /** The logics timestamp in the file: read at open, then what {@link #flushWith} last wrote. */
+    private long writtenLogicsTimestamp;
 
     public StoreCheckpoint(Path file) {
         this(file, false);
@@ -53,6 +55,7 @@ public final class StoreCheckpoint extends MemoryCheckpoint implements AutoClose
                 physicMsgTimestamp(b.getLong(CheckpointFormat.PHYSIC_MSG_TIMESTAMP_OFFSET));
                 logicsMsgTimestamp(b.getLong(CheckpointFormat.LOGICS_MSG_TIMESTAMP_OFFSET));
                 indexMsgTimestamp(b.getLong(CheckpointFormat.INDEX_MSG_TIMESTAMP_OFFSET));
+                writtenLogicsTimestamp = logicsMsgTimestamp();
             }
             if (channel.size() < CheckpointFormat.FILE_SIZE) {
                 channel.write(ByteBuffer.allocate(1), CheckpointFormat.FILE_SIZE - 1);
@@ -76,9 +79,15 @@ public final class StoreCheckpoint extends MemoryCheckpoint implements AutoClose
         return Math.min(minTimestamp(), indexMsgTimestamp());
     }
 
+    /**
+     * Writes the checkpoint with the logics timestamp last written by {@link #flushWith}: the in-memory one moves with
+     * every dispatched unit, ahead of the ConsumeQueue flush, so a flush for another reason (an index file that
+     * rolls) must not claim units that may still be only in memory, or in ConsumeQueue files whose names a power cut
+     * can take away.
+     */
     @Override
     public synchronized void flush() {
-        flushWith(logicsMsgTimestamp());
+        flushWith(writtenLogicsTimestamp);
     }
 
     /** Writes the checkpoint with an explicit logics timestamp: the one captured before the ConsumeQueues were flushed. */
@@ -86,6 +95,7 @@ public final class StoreCheckpoint extends MemoryCheckpoint implements AutoClose
         if (readOnly) {
             return;
         }
+        writtenLogicsTimestamp = logicsTimestamp;
         ByteBuffer b = ByteBuffer.allocate(CheckpointFormat.USED_LENGTH);
         b.putLong(CheckpointFormat.PHYSIC_MSG_TIMESTAMP_OFFSET, physicMsgTimestamp());
         b.putLong(CheckpointFormat.LOGICS_MSG_TIMESTAMP_OFFSET, logicsTimestamp);
