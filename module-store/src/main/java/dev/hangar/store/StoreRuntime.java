@@ -201,7 +201,7 @@ final class StoreRuntime implements AutoCloseable {
         }
         b.commitLogQueue = b.mappedStorage.openQueue(b.root.resolve("commitlog"), config.commitLogFileSize(),
                 QueueRole.COMMIT_LOG);
-        if (!b.commitLogQueue.load()) {
+        if (!b.commitLogQueue.load(!lastExitOk)) {
             String problem = b.commitLogQueue.loadProblem();
             throw new IllegalStateException("cannot load the commit log in " + b.root.resolve("commitlog") + ": "
                     + (problem != null ? problem + " (mappedFileSizeCommitLog is " + config.commitLogFileSize() + ")"

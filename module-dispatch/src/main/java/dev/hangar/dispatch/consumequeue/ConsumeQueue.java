@@ -116,8 +116,8 @@ final class ConsumeQueue {
     }
 
     /** Maps the existing files; false when one has the wrong length or a short file lies before data. */
-    boolean load() {
-        return files().load();
+    boolean load(boolean afterCrash) {
+        return files().load(afterCrash);
     }
 
     /** Why the last {@link #load()} failed, naming the files; null when it did not. */

@@ -60,6 +60,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     private final Checkpoint checkpoint;
     private final CommitLogLookup commitLog;
     private final long destroyIntervalForcibly;
+    private final boolean lastShutdownClean;
     private final ConcurrentMap<String, TopicQueues> queues = new ConcurrentHashMap<>();
     private final PendingUnits.Budget pendingUnits;
     /** Opens a queue's files; one instance for all queues, so a new queue allocates no opener of its own. */
@@ -74,6 +75,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
         this.checkpoint = context.checkpoint();
         this.commitLog = context.commitLog();
         this.destroyIntervalForcibly = context.config().get(StoreConfigKeys.DESTROY_MAPPED_FILE_INTERVAL_FORCIBLY);
+        this.lastShutdownClean = context.lastShutdownClean();
         this.pendingUnits = new PendingUnits.Budget(PENDING_UNIT_BYTES);
     }
 
@@ -103,7 +105,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
                     continue;
                 }
                 ConsumeQueue queue = new ConsumeQueue(topic, queueId, openFiles(topic, queueId), unitBuffer);
-                if (!queue.load()) {
+                if (!queue.load(!lastShutdownClean)) {
                     String problem = queue.loadProblem();
                     throw new IllegalStateException("cannot load ConsumeQueue " + queueDir + ": " + (problem != null
                             ? problem + " (mappedFileSizeConsumeQueue makes files of " + fileSize + " bytes)"

@@ -45,6 +45,12 @@ public final class ConsumeQueueVerifier {
         this.report = report;
     }
 
+    /** The store's abort marker is there: the next start recovers as after a crash (dir is root/consumequeue). */
+    private boolean afterCrash() {
+        Path root = dir.toAbsolutePath().getParent();
+        return root != null && Files.exists(root.resolve("abort"));
+    }
+
     /** Checks every queue; an unreadable file or directory is reported as an error on {@code dir}. */
     public void verify() {
         try {
@@ -122,8 +128,10 @@ public final class ConsumeQueueVerifier {
             }
             report.count(DispatcherVerification.FILES, 1);
             report.count(CONSUME_QUEUE_FILES, 1);
-            if (path.equals(tail.shortNewest())) {
+            if (path.equals(tail.shortNewest()) && afterCrash()) {
                 report.warning(path, -1, TailFiles.shortNewestFinding(length, fileSize));
+            } else if (path.equals(tail.shortNewest())) {
+                report.error(path, -1, TailFiles.shortAfterCleanShutdownFinding(length, fileSize));
             } else if (length != fileSize && tail.loadable()) {
                 report.error(path, -1, "the file is " + length + " bytes but the ConsumeQueue file size is " + fileSize
                         + " (mappedFileSizeConsumeQueue rounded up to whole 20-byte units)");

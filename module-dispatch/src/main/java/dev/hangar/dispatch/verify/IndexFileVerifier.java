@@ -66,7 +66,8 @@ public final class IndexFileVerifier {
             long length = Files.size(path);
             if (length < expectedSize && TailFiles.allZero(path)) {
                 // the index's load skips it and deletes it when it next writes
-                report.warning(path, -1, TailFiles.neverWrittenFinding(length, expectedSize));
+                report.warning(path, -1, length + " bytes of zeros of " + expectedSize + ": an index file whose "
+                        + "creation a crash cut short; it holds no key, and the index deletes it when it next writes");
                 continue;
             }
             report.count(DispatcherVerification.FILES, 1);

@@ -5,6 +5,7 @@ import dev.hangar.spi.flush.ForceEvents;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.ToLongFunction;
 
 /**
@@ -28,14 +30,24 @@ import java.util.function.ToLongFunction;
  */
 final class NewFiles {
 
-    /** A file created and the directories made for it (outermost first). */
-    record NewFile(Path file, List<Path> createdDirectories) {
+    /**
+     * A file created and the directories made for it (outermost first); {@code unforced} turns false once its length
+     * and names were forced (the file's own flush reads it).
+     */
+    record NewFile(Path file, List<Path> createdDirectories, AtomicBoolean unforced) {
     }
 
     private final Set<NewFile> files = ConcurrentHashMap.newKeySet();
 
-    void add(Path file, List<Path> createdDirectories) {
-        files.add(new NewFile(file, List.copyOf(createdDirectories)));
+    NewFile add(Path file, List<Path> createdDirectories) {
+        NewFile created = new NewFile(file, List.copyOf(createdDirectories), new AtomicBoolean(true));
+        files.add(created);
+        return created;
+    }
+
+    /** Takes one file off the list; false when another force took it first. */
+    boolean remove(NewFile file) {
+        return files.remove(file);
     }
 
     /** Takes every registered file off the list. */
@@ -65,11 +77,18 @@ final class NewFiles {
             try (FileChannel channel = FileChannel.open(f.file(), StandardOpenOption.READ)) {
                 channel.force(true);
                 ForceEvents.lengthForced(f.file(), channel.size());
+            } catch (NoSuchFileException e) {
+                // deleted since (a queue truncated or cleaned before the flush): its directory is still forced
             }
             paths.add(f.file());
             made.addAll(f.createdDirectories());
         }
-        DurableFiles.forceDirectories(DurableFiles.parentsOf(paths, made));
+        for (Path directory : DurableFiles.parentsOf(paths, made)) {
+            if (Files.isDirectory(directory)) {
+                DurableFiles.forceDirectory(directory);
+            }
+        }
+        created.forEach(f -> f.unforced().set(false));
     }
 
     /**
@@ -78,7 +97,8 @@ final class NewFiles {
      *
      * @param fileSystems file-system id to a directory on it
      */
-    record Snapshot(Map<Long, Path> fileSystems, Map<Path, Long> lengths, Map<Path, List<String>> names) {
+    record Snapshot(List<NewFile> created, Map<Long, Path> fileSystems, Map<Path, Long> lengths,
+                    Map<Path, List<String>> names) {
 
         /**
          * @param fileSystemOf the id of a directory's file system with a syncfs handle open, or {@code noHandle}
@@ -95,6 +115,9 @@ final class NewFiles {
             Set<Path> directories = DurableFiles.parentsOf(paths, made);
             Map<Long, Path> fileSystems = new LinkedHashMap<>();
             for (Path directory : directories) {
+                if (!Files.isDirectory(directory)) {
+                    continue;
+                }
                 long id = fileSystemOf.applyAsLong(directory);
                 if (id == noHandle) {
                     return null;
@@ -105,24 +128,24 @@ final class NewFiles {
             Map<Path, List<String>> names = new LinkedHashMap<>();
             if (ForceEvents.listening()) {
                 for (Path file : paths) {
-                    lengths.put(file, Files.size(file));
+                    if (Files.exists(file)) {
+                        lengths.put(file, Files.size(file));
+                    }
                 }
                 for (Path directory : directories) {
-                    names.put(directory, DurableFiles.names(directory));
+                    if (Files.isDirectory(directory)) {
+                        names.put(directory, DurableFiles.names(directory));
+                    }
                 }
             }
-            return new Snapshot(fileSystems, lengths, names);
-        }
-
-        /** True when a syncfs of every file system in {@code synced} covered all of these files. */
-        boolean coveredBy(Set<Long> synced) {
-            return synced.containsAll(fileSystems.keySet());
+            return new Snapshot(created, fileSystems, lengths, names);
         }
 
         /** Announces what the syncfs made durable. */
         void announce() {
             lengths.forEach(ForceEvents::lengthForced);
             names.forEach(ForceEvents::directoryForced);
+            created.forEach(f -> f.unforced().set(false));
         }
     }
 }

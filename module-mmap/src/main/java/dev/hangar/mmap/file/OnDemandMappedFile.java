@@ -50,6 +50,8 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
     private final FileSpace space;
     /** Where writes not yet forced are registered for one group force; null: forced file by file. */
     private final UnforcedFiles unforcedFiles;
+    /** This file's creation while its length and name wait for a force; null for a file that existed. */
+    private NewFiles.NewFile pendingCreation;
     /** The file system id for {@link UnforcedFiles} (or its NO_HANDLE), known after the first write. */
     private long fileSystem;
     private boolean fileSystemKnown;
@@ -94,16 +96,16 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
         FileChannel opened = takeChannel();
         if (createdFile()) {
             creationChannel = opened;
-            if (unforcedFiles != null) {
-                // forced with the next full flush, before the checkpoint can claim units in it
-                unforcedFiles.created(path(), createdDirectories());
-            } else {
-                try {
+            try {
+                if (unforcedFiles != null) {
+                    // forced with the next full flush, or this file's own flush, whichever comes first
+                    pendingCreation = unforcedFiles.created(path(), createdDirectories());
+                } else {
                     DurableFiles.forceCreation(path(), createdDirectories());
-                } catch (IOException e) {
-                    opened.close();
-                    throw e;
                 }
+            } catch (IOException e) {
+                opened.close();
+                throw e;
             }
         } else {
             opened.close(); // an existing file is opened again only when used: loading 100 000 queues opens none
@@ -322,9 +324,16 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
         return lastSourceView.clear();
     }
 
-    /** Forces through the channel, which covers what was written through it and through the mapping alike. */
+    /**
+     * Forces through the channel, which covers what was written through it and through the mapping alike; a new
+     * file's length and name first, when no full flush has forced them yet.
+     */
     @Override
     protected void forceToDisk(int from, int to) throws IOException {
+        NewFiles.NewFile creation = pendingCreation;
+        if (creation != null && creation.unforced().get()) {
+            unforcedFiles.forceCreation(creation);
+        }
         FileChannel channel = writeChannel;
         if (channel == null) {
             super.forceToDisk(from, to);

@@ -11,7 +11,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -118,14 +117,15 @@ public final class UnforcedFiles implements AutoCloseable {
     /**
      * {@code file} was just created (sparse, with its length) along with {@code createdDirectories}: the next
      * {@link #forceAll()} forces its length and the directory entries, as {@code DurableFiles.forceCreation} would,
-     * before anything claims it holds data. Forced at once after {@link #close()}.
+     * before anything claims it holds data ({@link #forceCreation} when the file's own flush comes first). Forced at
+     * once after {@link #close()}, and then null is returned.
      */
-    void created(Path file, List<Path> createdDirectories) throws IOException {
+    NewFiles.NewFile created(Path file, List<Path> createdDirectories) throws IOException {
         if (closed) {
             DurableFiles.forceCreation(file, createdDirectories);
-            return;
+            return null;
         }
-        newFiles.add(file, createdDirectories);
+        return newFiles.add(file, createdDirectories);
     }
 
     /** {@code file} has bytes past its flushed position: the next {@link #forceAll()} covers them. */
@@ -141,56 +141,6 @@ public final class UnforcedFiles implements AutoCloseable {
      * @throws IOException a sync failed; the files stay registered (nothing is claimed) for the next attempt
      */
     public int forceAll() throws IOException {
-        List<NewFiles.NewFile> created = newFiles.take();
-        // names and lengths taken before a syncfs of the written files, which then covers the new files too
-        NewFiles.Snapshot before = created.isEmpty() || files.size() <= forceEachFileUpTo || closed || unsupported
-                ? null : NewFiles.Snapshot.take(created, this::fileSystemWithHandle, NO_HANDLE);
-        Set<Long> synced = new HashSet<>();
-        int forced;
-        try {
-            forced = forceWritten(synced);
-        } catch (IOException | RuntimeException e) {
-            newFiles.giveBack(created);
-            throw e;
-        }
-        if (!created.isEmpty()) {
-            if (before != null && before.coveredBy(synced)) {
-                before.announce();
-            } else {
-                forceNewFiles(created);
-            }
-        }
-        return forced;
-    }
-
-    /**
-     * Makes {@code created} durable on its own: one {@code fsync} per file and per directory while few, else one
-     * {@code syncfs} per file system. On a failure they stay registered and the failure is thrown.
-     */
-    private void forceNewFiles(List<NewFiles.NewFile> created) throws IOException {
-        try {
-            NewFiles.Snapshot before = created.size() <= forceEachFileUpTo || closed || unsupported ? null
-                    : NewFiles.Snapshot.take(created, this::fileSystemWithHandle, NO_HANDLE);
-            if (before == null) {
-                NewFiles.forceEach(created);
-                return;
-            }
-            for (Map.Entry<Long, Path> fs : before.fileSystems().entrySet()) {
-                if (!nativeMemory.syncFileSystem(handles.get(fs.getKey()), fs.getValue())) {
-                    NewFiles.forceEach(created);
-                    return;
-                }
-                syncs.incrementAndGet();
-            }
-            before.announce();
-        } catch (IOException | RuntimeException e) {
-            newFiles.giveBack(created);
-            throw e;
-        }
-    }
-
-    /** The written files' part of {@link #forceAll()}; {@code synced} receives the file systems a syncfs covered. */
-    private int forceWritten(Set<Long> synced) throws IOException {
         List<OnDemandMappedFile.GroupForce> pending = new ArrayList<>();
         Map<Long, Path> fileSystems = new LinkedHashMap<>();
         for (Iterator<OnDemandMappedFile> it = files.iterator(); it.hasNext(); ) {
@@ -202,12 +152,82 @@ public final class UnforcedFiles implements AutoCloseable {
                 fileSystems.putIfAbsent(force.fileSystem(), file.path());
             }
         }
-        if (pending.isEmpty()) {
-            return 0;
+        // taken after: a file is created before it is written, so every collected file whose creation is not yet
+        // forced is in here, and its name and length reach the disk no later than its units
+        List<NewFiles.NewFile> created = newFiles.take();
+        try {
+            if (pending.size() <= forceEachFileUpTo) {
+                forceNewFiles(created);
+                return pending.isEmpty() ? 0 : forceEach(pending);
+            }
+            // names and lengths listed before the syncfs of the units, which then covers them too
+            NewFiles.Snapshot before = created.isEmpty() || closed || unsupported ? null
+                    : NewFiles.Snapshot.take(created, this::fileSystemWithHandle, NO_HANDLE);
+            if (before == null) {
+                forceNewFiles(created);
+            } else {
+                before.fileSystems().forEach(fileSystems::putIfAbsent);
+            }
+            boolean synced = syncWritten(pending, fileSystems);
+            if (before != null) {
+                if (synced) {
+                    before.announce();
+                } else {
+                    forceNewFiles(created);
+                }
+            }
+            return synced ? pending.size() : 0;
+        } catch (IOException | RuntimeException e) {
+            newFiles.giveBack(created.stream().filter(f -> f.unforced().get()).toList());
+            throw e;
         }
-        if (pending.size() <= forceEachFileUpTo) {
-            return forceEach(pending);
+    }
+
+    /**
+     * Makes {@code created} durable on its own: one {@code fsync} per file and per directory while few, else one
+     * {@code syncfs} per file system.
+     */
+    private void forceNewFiles(List<NewFiles.NewFile> created) throws IOException {
+        if (created.isEmpty()) {
+            return;
         }
+        NewFiles.Snapshot before = created.size() <= forceEachFileUpTo || closed || unsupported ? null
+                : NewFiles.Snapshot.take(created, this::fileSystemWithHandle, NO_HANDLE);
+        if (before == null) {
+            NewFiles.forceEach(created);
+            return;
+        }
+        for (Map.Entry<Long, Path> fs : before.fileSystems().entrySet()) {
+            if (!nativeMemory.syncFileSystem(handles.get(fs.getKey()), fs.getValue())) {
+                NewFiles.forceEach(created);
+                return;
+            }
+            syncs.incrementAndGet();
+        }
+        before.announce();
+    }
+
+    /**
+     * Forces a new file's length and name now, on its own: its units are about to be forced file by file (a flush
+     * of the file itself), which must not make them durable in a file whose name a power cut can still take away.
+     */
+    void forceCreation(NewFiles.NewFile file) throws IOException {
+        if (file.unforced().get() && newFiles.remove(file)) {
+            try {
+                NewFiles.forceEach(List.of(file));
+            } catch (IOException | RuntimeException e) {
+                newFiles.giveBack(List.of(file));
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * One {@code syncfs} per file system in {@code fileSystems}, then every pending range is announced; false (nothing
+     * claimed) when this C library has no syncfs, which the caller's file-by-file flush then covers.
+     */
+    private boolean syncWritten(List<OnDemandMappedFile.GroupForce> pending, Map<Long, Path> fileSystems)
+            throws IOException {
         try {
             for (Map.Entry<Long, Path> fs : fileSystems.entrySet()) {
                 if (!nativeMemory.syncFileSystem(handles.get(fs.getKey()), fs.getValue())) {
@@ -215,10 +235,9 @@ public final class UnforcedFiles implements AutoCloseable {
                     unsupported = true;
                     files.clear();
                     pending.forEach(OnDemandMappedFile.GroupForce::release);
-                    return 0;
+                    return false;
                 }
                 syncs.incrementAndGet();
-                synced.add(fs.getKey());
             }
         } catch (IOException | RuntimeException e) {
             for (OnDemandMappedFile.GroupForce force : pending) {
@@ -230,7 +249,7 @@ public final class UnforcedFiles implements AutoCloseable {
             force.complete();
         }
         filesForced.addAndGet(pending.size());
-        return pending.size();
+        return true;
     }
 
     /**

@@ -84,7 +84,12 @@ public final class DefaultMappedFileQueue implements MappedFileQueue {
     }
 
     @Override
-    public synchronized boolean load() {
+    public boolean load() {
+        return load(false);
+    }
+
+    @Override
+    public synchronized boolean load(boolean afterCrash) {
         if (!mappedFiles.isEmpty()) {
             throw new IllegalStateException(directory + " is already loaded (" + mappedFiles.size() + " files)");
         }
@@ -125,6 +130,12 @@ public final class DefaultMappedFileQueue implements MappedFileQueue {
                     continue;
                 }
                 if (file.equals(tail.shortNewest())) {
+                    if (!afterCrash) {
+                        loaded.forEach(f -> f.shutdown(0));
+                        return loadFailed(file + " is " + length + " bytes, shorter than the configured size "
+                                + mappedFileSize + ", after a clean shutdown: were the files written with another "
+                                + "mapped file size? Set it back, or move the file away to drop its records");
+                    }
                     if (readOnly) {
                         LOG.warn("not loading {}: it is {} bytes, shorter than the configured size {} (its length did "
                                 + "not reach the disk before a crash); the next start of a writer extends it and "

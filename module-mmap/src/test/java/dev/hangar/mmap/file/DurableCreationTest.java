@@ -92,6 +92,27 @@ class DurableCreationTest {
         assertEquals(100, forces.durableNames(dir.resolve("topic")).size(), "every queue directory");
     }
 
+    /**
+     * A ConsumeQueue flush forces a busy file on its own between full flushes: its units must not become durable in a
+     * file whose name a power cut can still take away (the queue would then lose its first file and with it the
+     * units below the next one, which recovery does not rebuild).
+     */
+    @Test
+    void aNewFilesOwnFlushForcesItsLengthAndNameBeforeItsUnits() throws IOException {
+        ForceEvents.install(forces);
+        UnforcedFiles unforced = new UnforcedFiles(NativeMemory.system());
+        OnDemandMappedFile file = open(0, unforced);
+        for (int u = 0; u < 500; u++) {
+            assertTrue(file.appendBytes(new byte[20], 0, 20));
+        }
+
+        file.flush(0);
+
+        List<String> order = forces.events(file.path());
+        assertEquals(List.of("length", "name", "range"), order, "length and name first, then the units");
+        assertEquals(0, unforced.newFiles(), "the next full flush has nothing left to force for it");
+    }
+
     private OnDemandMappedFile open(int queue, UnforcedFiles unforced) throws IOException {
         return open(queue, unforced, new MappingBudget(16));
     }
@@ -108,8 +129,11 @@ class DurableCreationTest {
         private final Map<Path, Long> lengths = new ConcurrentHashMap<>();
         private final Map<Path, Set<String>> names = new ConcurrentHashMap<>();
 
+        private final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+
         @Override
         public void rangeForced(Path file, long from, long to) {
+            events.add(file.toAbsolutePath() + " range");
         }
 
         @Override
@@ -119,11 +143,21 @@ class DurableCreationTest {
         @Override
         public void lengthForced(Path file, long length) {
             lengths.put(file.toAbsolutePath(), length);
+            events.add(file.toAbsolutePath() + " length");
         }
 
         @Override
         public void directoryForced(Path directory, Collection<String> listed) {
             names.computeIfAbsent(directory.toAbsolutePath(), d -> ConcurrentHashMap.newKeySet()).addAll(listed);
+            for (String name : listed) {
+                events.add(directory.toAbsolutePath().resolve(name) + " name");
+            }
+        }
+
+        /** What was announced for {@code file}, in order: "length", "name", "range". */
+        List<String> events(Path file) {
+            String prefix = file.toAbsolutePath() + " ";
+            return events.stream().filter(e -> e.startsWith(prefix)).map(e -> e.substring(prefix.length())).toList();
         }
 
         long length(Path file) {

@@ -300,7 +300,7 @@ class DefaultMappedFileQueueTest {
     }
 
     @Test
-    void loadDeletesShortZeroFilesAtTheEndAndExtendsAShortNewestFileHoldingData() throws IOException {
+    void afterACrashLoadDeletesShortZeroFilesAtTheEndAndExtendsAShortNewestFileHoldingData() throws IOException {
         queue = plainQueue(dir, 1024);
         appendSixteenByteRecords(2 * 64, 0);
         queue.shutdown(0);
@@ -310,8 +310,14 @@ class DefaultMappedFileQueueTest {
         Files.write(dir.resolve(String.format("%020d", 3072)), new byte[100]);
         Files.write(dir.resolve(String.format("%020d", 4096)), new byte[0]);
 
+        DefaultMappedFileQueue afterCleanShutdown = plainQueue(dir, 1024);
+        assertFalse(afterCleanShutdown.load(), "after a clean shutdown a short file with data is refused");
+        assertTrue(afterCleanShutdown.loadProblem().contains("another mapped file size"),
+                afterCleanShutdown.loadProblem());
+        assertEquals(600, Files.size(dir.resolve(String.format("%020d", 2048))), "and left as it is");
+
         DefaultMappedFileQueue reopened = plainQueue(dir, 1024);
-        assertTrue(reopened.load(), String.valueOf(reopened.loadProblem()));
+        assertTrue(reopened.load(true), String.valueOf(reopened.loadProblem()));
         assertEquals(3, reopened.mappedFiles().size(), "two whole files and the extended one");
         assertEquals(1024, Files.size(dir.resolve(String.format("%020d", 2048))));
         assertEquals(7, Files.readAllBytes(dir.resolve(String.format("%020d", 2048)))[319], "its bytes are kept");

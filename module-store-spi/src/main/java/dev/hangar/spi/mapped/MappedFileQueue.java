@@ -16,11 +16,21 @@ public interface MappedFileQueue {
     int mappedFileSize();
 
     /**
-     * Maps the existing files. Files a crash left unwritten at the end are set aside first, and a short newest file
-     * holding data is extended (see {@link TailFiles}). False (and logged) when a file's length is not the configured
-     * size, or a short file lies before one holding data; {@link #loadProblem()} then says which.
+     * Maps the existing files, as after a clean shutdown: files a crash left unwritten at the end (short, all zeros)
+     * are set aside (see {@link TailFiles}). False (and logged) when a file's length is not the configured size, or a
+     * short file lies before one holding data; {@link #loadProblem()} then says which.
      */
     boolean load();
+
+    /**
+     * As {@link #load()}; after an unclean shutdown ({@code afterCrash}) a short newest file holding data is also
+     * taken as one whose length did not reach the disk in full, and extended to the configured size with its bytes
+     * kept (recovery then keeps its valid records). After a clean shutdown such a file is refused: it is more likely
+     * a file written with another mapped file size, which extending would silently rewrite.
+     */
+    default boolean load(boolean afterCrash) {
+        return load();
+    }
 
     /** Why the last {@link #load()} returned false, naming the files; null when it did not. */
     default String loadProblem() {

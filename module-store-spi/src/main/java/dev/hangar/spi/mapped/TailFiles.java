@@ -17,9 +17,10 @@ import java.util.List;
  *   <li>A file shorter than the configured size (empty included) whose bytes are all zero, with no file holding data
  *   after it, was never written: its length or its name reached the disk, its data never did. Loading sets it aside
  *   (a writer creates it anew when it gets there).</li>
- *   <li>The first short file that holds data, with nothing but never-written files after it, is the newest file
- *   whose length did not reach the disk in full: loading extends it to the configured size, keeping its bytes, and
- *   recovery keeps its valid records and cuts the rest as after any crash.</li>
+ *   <li>The first short file that holds data, with nothing but never-written files after it, is after a crash the
+ *   newest file whose length did not reach the disk in full: loading extends it to the configured size, keeping its
+ *   bytes, and recovery keeps its valid records and cuts the rest. After a clean shutdown it is refused (files
+ *   written with another mapped file size look the same).</li>
  *   <li>A short file followed by a file holding data (a whole file, or a short one with data) is damage in the middle
  *   of the log: nothing is guessed, the store refuses to start and names both files.</li>
  * </ul>
@@ -93,6 +94,12 @@ public final class TailFiles {
         return "the newest file is " + length + " bytes of the configured " + configuredSize + ": its length did not "
                 + "reach the disk in full before a crash; the next start of a writer extends it, keeps the valid "
                 + "records in it and cuts the rest";
+    }
+
+    /** What {@code verify} says of the short newest file holding data after a clean shutdown: a writer refuses it. */
+    public static String shortAfterCleanShutdownFinding(long length, long configuredSize) {
+        return "the newest file is " + length + " bytes of the configured " + configuredSize + " after a clean "
+                + "shutdown: were the files written with another mapped file size? The store refuses to start";
     }
 
     /** True when every byte of {@code file} is zero (an empty file too). */

@@ -1,5 +1,6 @@
 package dev.hangar.store.service;
 
+import dev.hangar.spi.flush.DurableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -10,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /**
  * The {@code lock} file: an exclusive OS lock on its first byte, held while the store is open, so a second
@@ -28,7 +30,9 @@ public final class StoreLockFile implements AutoCloseable {
     public static StoreLockFile acquire(Path storeRoot) {
         Path file = storeRoot.resolve("lock");
         try {
-            Files.createDirectories(storeRoot);
+            // a new store's directory is a name in its parent: forced, or a power cut may take the whole store
+            List<Path> created = DurableFiles.createDirectories(storeRoot);
+            DurableFiles.forceDirectories(DurableFiles.parentsOf(List.of(), created));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot lock the store directory " + storeRoot, e);
         }

@@ -65,8 +65,10 @@ final class CommitLogVerifier {
             }
             report.count(VerifyReport.FILES, 1);
             report.count(COMMIT_LOG_FILES, 1);
-            if (path.equals(tail.shortNewest())) {
+            if (path.equals(tail.shortNewest()) && uncleanShutdown) {
                 report.warning(path, -1, TailFiles.shortNewestFinding(length, fileSize));
+            } else if (path.equals(tail.shortNewest())) {
+                report.error(path, -1, TailFiles.shortAfterCleanShutdownFinding(length, fileSize));
             } else if (length != fileSize && tail.loadable()) {
                 report.error(path, -1, "the file is " + length + " bytes but mappedFileSizeCommitLog is " + fileSize
                         + ": the store refuses to load a commit log with a file of the wrong size");

@@ -31,8 +31,10 @@ import java.util.Random;
  *   it, and a file it keeps whose length was never forced is empty - the state that stopped a store from
  *   starting (two zero-length CommitLog files) before new files were created durably. Which way each undurable name
  *   goes is drawn from the round's seed;</li>
- *   <li>a deletion is durable only once its directory was forced afterwards; otherwise the file may come back with
- *   what was forced of it. The shadow keeps it (the pessimistic choice: recovery must tolerate it anyway).</li>
+ *   <li>the store's root directory is a name in its parent like any other: a store created by the round lasts only
+ *   once its parent was forced with it;</li>
+ *   <li>a deletion is never durable: the file may come back with what was forced of it. The shadow keeps it (the
+ *   pessimistic choice: recovery must tolerate it anyway).</li>
  * </ul>
  * The shadow is pessimistic: a real disk may also hold some unforced pages written back by the kernel.
  */
@@ -47,6 +49,8 @@ final class PowerCutDisk implements ForceEvents.Listener, AutoCloseable {
     private final ShadowNames names = new ShadowNames();
     private final List<String> errors = new ArrayList<>();
     private volatile boolean cut;
+    /** The store's root directory was there before this disk, or its own name was forced into its parent since. */
+    private boolean rootDurable;
     private long durableCommitLogEnd;
     private long forces;
     private ShadowNames.CutSummary cutSummary;
@@ -65,6 +69,7 @@ final class PowerCutDisk implements ForceEvents.Listener, AutoCloseable {
         this.shadow = shadow;
         this.random = random;
         this.ignoreCreationForces = ignoreCreationForces;
+        this.rootDurable = Files.isDirectory(this.live);
         Files.createDirectories(shadow);
         ForceEvents.install(this);
     }
@@ -109,7 +114,7 @@ final class PowerCutDisk implements ForceEvents.Listener, AutoCloseable {
         } catch (IOException e) {
             errors.add("copying forced file " + file + ": " + e);
         }
-        names.durable(relative(file));
+        names.markDurable(relative(file));
     }
 
     @Override
@@ -133,14 +138,15 @@ final class PowerCutDisk implements ForceEvents.Listener, AutoCloseable {
     @Override
     public synchronized void directoryForced(Path directory, Collection<String> namesBeforeTheForce) {
         Path absolute = directory.toAbsolutePath().normalize();
-        if (cut || ignoreCreationForces || !absolute.startsWith(live)) {
+        if (cut || ignoreCreationForces) {
             return;
         }
-        forces++;
-        try {
-            names.directoryForced(live.relativize(absolute), namesBeforeTheForce, shadow);
-        } catch (IOException e) {
-            errors.add("applying the forced directory " + directory + ": " + e);
+        if (absolute.equals(live.getParent()) && namesBeforeTheForce.contains(live.getFileName().toString())) {
+            rootDurable = true;
+            forces++;
+        } else if (absolute.startsWith(live)) {
+            forces++;
+            names.directoryForced(live.relativize(absolute), namesBeforeTheForce);
         }
     }
 
@@ -170,7 +176,7 @@ final class PowerCutDisk implements ForceEvents.Listener, AutoCloseable {
     synchronized void cut() {
         cut = true;
         try {
-            cutSummary = names.applyCut(live, shadow, random);
+            cutSummary = names.applyCut(live, shadow, random, rootDurable);
         } catch (IOException e) {
             errors.add("applying the cut to the names: " + e);
         }

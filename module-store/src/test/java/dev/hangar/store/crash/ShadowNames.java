@@ -15,9 +15,9 @@ import java.util.stream.Stream;
 
 /**
  * Which names of a store directory a power cut keeps, for {@link PowerCutDisk}: a name (file or directory, relative
- * to the store's root) is durable once its directory was forced after it appeared; a durable name deleted is gone for
- * good once its directory was forced after the deletion. At the cut, every name that is not durable is kept or dropped
- * by a draw, and a kept file whose length was never forced is empty.
+ * to the store's root) is durable once its directory was forced after it appeared. At the cut, every name that is not
+ * durable is kept or dropped by a draw, and a kept file whose length was never forced is empty; the store's root
+ * itself is dropped (with everything in it) or kept the same way unless its own name was made durable.
  */
 final class ShadowNames {
     private final Set<Path> durable = new HashSet<>();
@@ -33,34 +33,30 @@ final class ShadowNames {
     }
 
     /** {@code name} (relative) is durable in its directory. */
-    void durable(Path name) {
+    void markDurable(Path name) {
         durable.add(name);
     }
 
     /**
-     * {@code directory} (relative; empty for the root) was forced with {@code names} in it: they are durable, and a
-     * durable name of it no longer among them is durably gone, so the shadow loses it.
+     * {@code directory} (relative; empty for the root) was forced with {@code names} in it, listed before the force:
+     * they are durable. A name missing from the listing is not taken as durably deleted: two threads may force one
+     * directory and announce their listings out of order, so a stale listing must not undo a newer one. Deletions
+     * stay undurable (a deleted file may come back), as recovery must tolerate anyway.
      */
-    void directoryForced(Path directory, Collection<String> names, Path shadow) throws IOException {
-        Set<String> present = new HashSet<>(names);
+    void directoryForced(Path directory, Collection<String> names) {
         for (String name : names) {
             durable.add(directory.resolve(name));
         }
-        for (Path name : List.copyOf(durable)) {
-            if (parentOf(name).equals(directory) && !present.contains(name.getFileName().toString())) {
-                durable.remove(name);
-                deleteTree(shadow.resolve(name.toString()));
-            }
-        }
-    }
-
-    private static Path parentOf(Path name) {
-        Path parent = name.getParent();
-        return parent == null ? name.getFileSystem().getPath("") : parent;
     }
 
     /** Applies the cut to the shadow: every name of the live or shadow tree that is not durable is kept or dropped. */
-    CutSummary applyCut(Path live, Path shadow, Random random) throws IOException {
+    CutSummary applyCut(Path live, Path shadow, Random random, boolean rootDurable) throws IOException {
+        if (!rootDurable && random.nextBoolean()) {
+            // the store's own directory never reached the disk: nothing of it is left
+            deleteTree(shadow);
+            Files.createDirectories(shadow);
+            return new CutSummary(1, 0, 0, List.of(shadow.getFileName()));
+        }
         TreeSet<Path> all = new TreeSet<>(Comparator.comparing(Path::toString));
         all.addAll(relativeTree(live));
         all.addAll(relativeTree(shadow));

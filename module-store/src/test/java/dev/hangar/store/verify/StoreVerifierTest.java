@@ -144,10 +144,9 @@ class StoreVerifierTest {
         VerifyReport r = verify();
         assertFalse(r.healthy());
         List<Problem> errors = errorsIn(r, commitLogFile(start));
-        // the short newest file itself is what a cut leaves when its length did not reach the disk: the next start
-        // extends it (a warning); the record it cuts in two is the error
-        assertTrue(r.problems(Severity.WARNING).stream().anyMatch(p -> p.file().equals(commitLogFile(start))
-                && p.message().contains("extends it")), r.toString());
+        // after a clean shutdown a short newest file is refused (files of another size look the same; after a crash
+        // the next start extends it, see UnwrittenTailFilesTest), and the record it cuts in two is an error too
+        assertTrue(errors.stream().anyMatch(p -> p.message().contains("another mapped file size")), r.toString());
         assertTrue(errors.stream().anyMatch(p -> p.offset() == offset - start), r.toString());
     }
 
