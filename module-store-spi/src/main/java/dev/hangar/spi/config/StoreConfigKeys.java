@@ -200,7 +200,7 @@ public final class StoreConfigKeys {
             1, MAX, "How often delay-level progress is saved, in ms"));
 
     public static final ConfigKey<Integer> FLUSH_CONSUMER_OFFSET_INTERVAL = add(intKey("flushConsumerOffsetInterval",
-            5_000, 100, MAX, "How often the consumer-offset table is saved to config/consumerOffset.json, in ms "
+            5_000, 10, MAX, "How often the consumer-offset table is saved to config/consumerOffset.json, in ms "
             + "(commits are durable in the CommitLog at once; the file only shortens the replay at start)"));
 
     public static final ConfigKey<Long> MAX_DISPATCH_BEHIND_BYTES = add(longKey("maxDispatchBehindBytes",
