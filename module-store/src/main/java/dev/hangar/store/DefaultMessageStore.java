@@ -243,13 +243,22 @@ public final class DefaultMessageStore implements MessageStore {
 
     // ------------------------------------------------------------------ puts
 
-    /** Refuses puts to the consumer-offset topic: its records are written by {@link #consumerOffsets()} only. */
-    private static PutMessageResult reservedTopic(List<Message> messages) {
-        if (messages != null) {
-            for (Message m : messages) {
-                if (m != null && OffsetRecordFormat.isInternal(m.topic())) {
-                    return PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "topic " + m.topic()
-                            + " is reserved for consumer offsets; commit through the consumer-offset API");
+    /**
+     * Refuses puts to the consumer-offset topic: its records are written by {@link #consumerOffsets()} only. Takes
+     * the message itself, not a list of one: a put allocates nothing but its result.
+     */
+    private static PutMessageResult reservedTopic(Message message) {
+        return message != null && OffsetRecordFormat.isInternal(message.topic())
+                ? PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "topic " + message.topic()
+                + " is reserved for consumer offsets; commit through the consumer-offset API") : null;
+    }
+
+    private static PutMessageResult reservedTopic(List<Message> batch) {
+        if (batch != null) {
+            for (Message m : batch) {
+                PutMessageResult refused = reservedTopic(m);
+                if (refused != null) {
+                    return refused;
                 }
             }
         }
@@ -276,7 +285,7 @@ public final class DefaultMessageStore implements MessageStore {
 
     @Override
     public PutMessageResult putMessage(Message message) {
-        PutMessageResult reserved = reservedTopic(java.util.Collections.singletonList(message));
+        PutMessageResult reserved = reservedTopic(message);
         if (reserved != null) {
             return reserved;
         }
@@ -301,7 +310,7 @@ public final class DefaultMessageStore implements MessageStore {
 
     @Override
     public CompletableFuture<PutMessageResult> asyncPutMessage(Message message) {
-        PutMessageResult reserved = reservedTopic(java.util.Collections.singletonList(message));
+        PutMessageResult reserved = reservedTopic(message);
         if (reserved != null) {
             return CompletableFuture.completedFuture(reserved);
         }
