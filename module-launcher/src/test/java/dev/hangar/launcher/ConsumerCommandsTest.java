@@ -47,6 +47,8 @@ class ConsumerCommandsTest {
         assertEquals(0, groups.code(), groups.toString());
         assertEquals(1, groups.lines().size(), groups.toString());
         assertTrue(groups.out().contains("\"group\":\"billing\"") && groups.out().contains("\"lag\":0"), groups.out());
+        LauncherRun stat = run("", "stat", "--json");
+        assertTrue(stat.out().contains("\"consumerGroups\":[{\"group\":\"billing\",\"lag\":0"), stat.out());
         LauncherRun text = run("", "groups");
         assertTrue(text.out().contains("Orders queue 0: committed 4, max 4, lag 0"), text.out());
     }

@@ -115,6 +115,18 @@ class ConsumerGroupsHttpTest {
         assertFalse(api.store.consumerOffsets().groups().contains("resetter"));
     }
 
+    @Test
+    void metricsShowEachCommittedQueueAndItsLag() throws Exception {
+        assertEquals(200, api.post("/v1/groups/metered/topics/Orders/queues/1/offset?offset=4", "").statusCode());
+        long max = api.store.getMaxOffsetInQueue("Orders", 1);
+        String metrics = api.get("/metrics").body();
+        assertTrue(metrics.contains("hangar_consumer_committed_offset{group=\"metered\",topic=\"Orders\",queue=\"1\"} 4\n"),
+                metrics);
+        assertTrue(metrics.contains("hangar_consumer_lag{group=\"metered\",topic=\"Orders\",queue=\"1\"} " + (max - 4)
+                + "\n"), metrics);
+        assertTrue(metrics.contains("# TYPE hangar_consumer_groups gauge"), metrics);
+    }
+
     static Stream<Arguments> badRequests() {
         return Stream.of(
                 Arguments.of("a bad group name", "POST", "/v1/groups/bad.group/topics/Orders/queues/0/offset", "{\"offset\":1}", 400, "group"),
