@@ -135,6 +135,7 @@ public final class HttpApiServer implements AutoCloseable {
         TopicCatalog catalog = new TopicCatalog(store);
         TopicHandler topics = new TopicHandler(store, catalog);
         GroupOffsetHandler groups = new GroupOffsetHandler(store);
+        MessageBodyHandler bodies = new MessageBodyHandler(store);
         return new Router(settings.token(), largestBody, counters, () -> stopping)
                 .add("POST", "/v1/topics/{topic}/messages", PutMessageHandler.QUERY,
                         new PutMessageHandler(store, respond, pending, settings.maxBodyBytes(), putBound, delayLevels,
@@ -150,6 +151,8 @@ public final class HttpApiServer implements AutoCloseable {
                 .add("GET", "/v1/topics", Set.of(), topics::list)
                 .add("GET", "/v1/topics/{topic}", Set.of(), topics::show)
                 .add("GET", "/v1/topics/{topic}/queues/{q}/offset", TopicHandler.OFFSET_QUERY, topics::offset)
+                .add("GET", "/v1/messages/{msgId}/body", Set.of(), bodies::byId)
+                .add("GET", "/v1/topics/{topic}/queues/{q}/messages/{offset}/body", Set.of(), bodies::byQueueOffset)
                 .add("GET", "/v1/groups", Set.of(), groups::list)
                 .add("GET", "/v1/groups/{group}", Set.of(), groups::show)
                 .add("DELETE", "/v1/groups/{group}", Set.of(), groups::delete)
