@@ -31,6 +31,10 @@ import org.slf4j.LoggerFactory;
  *   GET  /v1/messages/{msgId}                                     by message id             {@link MessageLookupHandler}
  *   GET  /v1/topics/{topic}/keys/{key}?max=                       by key                    {@link KeyQueryHandler}
  *   GET  /v1/stats   GET /metrics   GET /health
+ *   GET  /v1/messages/{msgId}/body, /v1/topics/{topic}/queues/{q}/messages/{offset}/body   raw body {@link MessageBodyHandler}
+ *   GET  /v1/topics, /v1/topics/{topic}, /v1/topics/{topic}/queues/{q}/offset   discovery, seek {@link TopicHandler}
+ *   /v1/groups...                                                 consumer groups  {@link GroupOffsetHandler},
+ *                                                                 {@link GroupMessagesHandler}
  * </pre>
  * Requests run on a bounded {@link WorkerPool} (overload is a 503); puts awaiting a flush and parked long polls
  * hold no worker and are bounded by {@code maxPending}. An idle keep-alive connection holds no worker either: the
