@@ -1,12 +1,21 @@
 package dev.hangar.ha;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hangar.spi.store.OffsetCommitResult;
 import dev.hangar.spi.store.PutMessageStatus;
 import dev.hangar.store.DefaultMessageStore;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +95,65 @@ class ConsumerOffsetFailoverTest {
             assertEquals(PutMessageStatus.SLAVE_NOT_AVAILABLE, alone.putStatus());
         }
     }
+
+    /**
+     * The master is a real process killed with {@code kill -9} while its groups commit: the slave's directory,
+     * restarted as the new master, holds at least the last acknowledged offset of every queue.
+     */
+    @Test
+    void aMasterKilledWhileCommittingLosesNoAcknowledgedCommitOnThePromotedSlave() throws Exception {
+        Path m = dir.resolve("master");
+        Path s = dir.resolve("slave");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                HaOffsetChild.class.getName(), m.toString(), "4").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Map<String, Long> acked = new ConcurrentHashMap<>();
+        String[] haAddress = {null};
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    Matcher ack = ACK.matcher(line);
+                    if (ack.find()) {
+                        acked.merge(ack.group(1) + " " + ack.group(2), Long.parseLong(ack.group(3)), Math::max);
+                    } else if (line.startsWith("HA ")) {
+                        haAddress[0] = line.substring(3).trim();
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        reader.start();
+        try {
+            HaStores.await("the master's HA address", () -> haAddress[0] != null || !child.isAlive());
+            try (DefaultMessageStore slave = HaStores.slave(s, haAddress[0])) {
+                HaStores.await("acknowledged commits", () -> acked.size() == 4 * HaOffsetChild.QUEUES
+                        || !child.isAlive());
+                Thread.sleep(200);
+                // through the handle: Process.destroyForcibly() would close the pipe with ACK lines still in it
+                child.toHandle().destroyForcibly();
+                assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+                reader.join(60_000);
+                assertFalse(reader.isAlive(), "every line of the child was read");
+            }
+        } finally {
+            child.toHandle().destroyForcibly();
+        }
+        assertEquals(4 * HaOffsetChild.QUEUES, acked.size(), "every group committed every queue before the kill");
+        try (DefaultMessageStore promoted = HaStores.started(s, "brokerRole", "SYNC_MASTER")) {
+            for (Map.Entry<String, Long> e : acked.entrySet()) {
+                String[] key = e.getKey().split(" ");
+                OptionalLong got = promoted.consumerOffsets().committed(key[0], HaOffsetChild.TOPIC,
+                        Integer.parseInt(key[1]));
+                assertTrue(got.isPresent() && got.getAsLong() >= e.getValue(), e.getKey() + " acknowledged at "
+                        + e.getValue() + ", the promoted slave has " + got);
+            }
+        }
+    }
+
+    private static final Pattern ACK = Pattern.compile("ACK (group\\d+) (\\d+) (\\d+)");
 
     private static void assertHolds(DefaultMessageStore store, Map<String, Long> acked, String who) {
         assertEquals(9, acked.size());
