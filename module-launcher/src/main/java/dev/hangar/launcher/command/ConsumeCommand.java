@@ -79,6 +79,8 @@ public final class ConsumeCommand implements Callable<Integer> {
         }, "consume-shutdown");
         if (follow) {
             Runtime.getRuntime().addShutdownHook(hook);
+            // SIGINT/SIGTERM end a follow as a normal exit (status 0) that runs the hook above
+            SignalExit.install();
         }
         try (StoreSession session = StoreSession.open(launcher, config, StoreUse.EXISTING)) {
             session.awaitDispatched();
