@@ -3,6 +3,9 @@ package dev.hangar.launcher;
 import dev.hangar.launcher.command.BenchCommand;
 import dev.hangar.launcher.command.CleanCommand;
 import dev.hangar.launcher.command.ConfigCommand;
+import dev.hangar.launcher.command.ConsumeCommand;
+import dev.hangar.launcher.command.GroupsCommand;
+import dev.hangar.launcher.command.TopicsCommand;
 import dev.hangar.launcher.command.GetCommand;
 import dev.hangar.launcher.command.PluginsCommand;
 import dev.hangar.launcher.command.PutCommand;
@@ -48,7 +51,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Hangar: a RocketMQ-compatible message store on memory-mapped files.",
         subcommands = {ServeCommand.class, BenchCommand.class, PutCommand.class, GetCommand.class, QueryCommand.class,
-                StatCommand.class, VerifyCommand.class, CleanCommand.class, PluginsCommand.class, ConfigCommand.class},
+                StatCommand.class, VerifyCommand.class, CleanCommand.class, PluginsCommand.class, ConfigCommand.class,
+                TopicsCommand.class, GroupsCommand.class, ConsumeCommand.class},
         footer = {"",
                 "Examples:",
                 "  store-launcher --store /data/hangar serve --port 8080",

@@ -7,15 +7,19 @@ import dev.hangar.spi.ha.BrokerRole;
 import dev.hangar.spi.ha.ReplicationStatus;
 import dev.hangar.spi.message.Message;
 import dev.hangar.spi.message.StoredMessage;
+import dev.hangar.spi.store.ConsumerOffsets;
 import dev.hangar.spi.store.GetMessageResult;
 import dev.hangar.spi.store.MessageArrivingListener;
 import dev.hangar.spi.store.MessageFilter;
 import dev.hangar.spi.store.MessageStore;
 import dev.hangar.spi.store.PutMessageResult;
+import dev.hangar.spi.store.PutMessageStatus;
 import dev.hangar.spi.store.QueryMessageResult;
 import dev.hangar.store.assembly.ProviderRegistry;
 import dev.hangar.store.assembly.StoreAssembly;
 import dev.hangar.store.format.MessageIdCodec;
+import dev.hangar.store.offsets.ConsumerOffsetService;
+import dev.hangar.store.offsets.OffsetRecordFormat;
 import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.put.PendingPut;
 import dev.hangar.store.put.PutCompletion;
@@ -47,6 +51,7 @@ public final class DefaultMessageStore implements MessageStore {
     private volatile StoreRuntime runtime;
     private volatile boolean shutdown;
     private volatile ScheduleMessageService schedule;
+    private volatile ConsumerOffsetService consumerOffsets;
     private final BrokerRole role;
     private final PutPipeline puts;
 
@@ -105,6 +110,9 @@ public final class DefaultMessageStore implements MessageStore {
             throw new IllegalStateException("a shut-down store cannot be started again; create a new one");
         }
         runtime = StoreRuntime.open(config, assembly, flags, stats, delayLevels, storeHost, readOnly);
+        consumerOffsets = new ConsumerOffsetService(runtime.offsets().table(),
+                new StoreQueueBounds(runtime.dispatchers().view(dev.hangar.spi.dispatch.ConsumeQueueView.class)
+                        .orElse(null)), this::putInternal);
         // a slave copies its master's re-puts of delayed messages; it never re-puts them itself
         if (!readOnly && role.isMaster()
                 && runtime.dispatchers().view(dev.hangar.spi.dispatch.ConsumeQueueView.class).isPresent()) {
@@ -235,8 +243,52 @@ public final class DefaultMessageStore implements MessageStore {
 
     // ------------------------------------------------------------------ puts
 
+    /**
+     * Refuses puts to the consumer-offset topic: its records are written by {@link #consumerOffsets()} only. Takes
+     * the message itself, not a list of one: a put allocates nothing but its result.
+     */
+    private static PutMessageResult reservedTopic(Message message) {
+        return message != null && OffsetRecordFormat.isInternal(message.topic())
+                ? PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "topic " + message.topic()
+                + " is reserved for consumer offsets; commit through the consumer-offset API") : null;
+    }
+
+    private static PutMessageResult reservedTopic(List<Message> batch) {
+        if (batch != null) {
+            for (Message m : batch) {
+                PutMessageResult refused = reservedTopic(m);
+                if (refused != null) {
+                    return refused;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The put path of commit records: one put or one batch, waiting as a put with waitStoreMsgOk does. */
+    private PutMessageResult putInternal(List<Message> records) {
+        long begin = System.nanoTime();
+        StoreRuntime rt = runtime;
+        PutMessageResult appended = records.size() == 1 ? puts.appendOne(rt, records.get(0), begin, false)
+                : puts.appendBatch(rt, records, begin, false);
+        return appended instanceof StoredPut r ? puts.awaitDurable(rt, r, true, begin) : appended;
+    }
+
+    @Override
+    public ConsumerOffsets consumerOffsets() {
+        ConsumerOffsetService c = consumerOffsets;
+        if (c == null || shutdown) {
+            throw new IllegalStateException("the store is not started");
+        }
+        return c;
+    }
+
     @Override
     public PutMessageResult putMessage(Message message) {
+        PutMessageResult reserved = reservedTopic(message);
+        if (reserved != null) {
+            return reserved;
+        }
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
         PutMessageResult appended = puts.appendOne(rt, message, begin, false);
@@ -245,6 +297,10 @@ public final class DefaultMessageStore implements MessageStore {
 
     @Override
     public PutMessageResult putMessages(List<Message> batch) {
+        PutMessageResult reserved = reservedTopic(batch);
+        if (reserved != null) {
+            return reserved;
+        }
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
         PutMessageResult appended = puts.appendBatch(rt, batch, begin, false);
@@ -254,6 +310,10 @@ public final class DefaultMessageStore implements MessageStore {
 
     @Override
     public CompletableFuture<PutMessageResult> asyncPutMessage(Message message) {
+        PutMessageResult reserved = reservedTopic(message);
+        if (reserved != null) {
+            return CompletableFuture.completedFuture(reserved);
+        }
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
         PutMessageResult appended = puts.appendOne(rt, message, begin, true);
@@ -263,6 +323,10 @@ public final class DefaultMessageStore implements MessageStore {
 
     @Override
     public CompletableFuture<PutMessageResult> asyncPutMessages(List<Message> batch) {
+        PutMessageResult reserved = reservedTopic(batch);
+        if (reserved != null) {
+            return CompletableFuture.completedFuture(reserved);
+        }
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
         PutMessageResult appended = puts.appendBatch(rt, batch, begin, true);

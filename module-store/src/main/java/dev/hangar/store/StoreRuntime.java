@@ -28,6 +28,9 @@ import dev.hangar.store.clean.DiskUsageProbe;
 import dev.hangar.store.clean.RetentionPolicy;
 import dev.hangar.store.clean.RetentionService;
 import dev.hangar.store.dispatch.DispatcherChain;
+import dev.hangar.store.offsets.ConsumerOffsetFile;
+import dev.hangar.store.offsets.ConsumerOffsetSnapshots;
+import dev.hangar.store.offsets.ConsumerOffsetTable;
 import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.read.MessageReader;
 import dev.hangar.store.recovery.CommitLogRecovery;
@@ -85,6 +88,7 @@ final class StoreRuntime implements AutoCloseable {
     private final RetentionService retention;
     private final boolean readOnly;
     private final ReplicationService replication;
+    private final ConsumerOffsetSnapshots offsets;
 
     private StoreRuntime(Builder b) {
         this.root = b.root;
@@ -106,6 +110,7 @@ final class StoreRuntime implements AutoCloseable {
         this.retention = b.retention;
         this.readOnly = b.readOnly;
         this.replication = b.replication;
+        this.offsets = b.offsets;
     }
 
     /** Mutable parts while opening, so a failure half-way can close what was opened. */
@@ -130,6 +135,7 @@ final class StoreRuntime implements AutoCloseable {
         RetentionService retention;
         boolean readOnly;
         ReplicationService replication;
+        ConsumerOffsetSnapshots offsets;
 
         void closeQuietly() {
             try {
@@ -255,8 +261,11 @@ final class StoreRuntime implements AutoCloseable {
         // the CommitLog's readable end, not the last file's: with a write buffer they differ (CommitLog.getMaxOffset)
         LongSupplier dispatchableEnd = sync ? q::getFlushedWhere : commitLog::getMaxOffset;
         b.plugins = new PluginDispatch(b.dispatchers, commitLog, dispatchableEnd);
+        b.offsets = new ConsumerOffsetSnapshots(new ConsumerOffsetTable(), new ConsumerOffsetFile(
+                b.root.resolve("config").resolve("consumerOffset.json")),
+                config.get(StoreConfigKeys.FLUSH_CONSUMER_OFFSET_INTERVAL));
         b.reput = new ReputMessageService(commitLog, b.dispatchers, dispatchableEnd, q::getMaxWrotePosition,
-                delayLevels, stats, b.plugins);
+                delayLevels, stats, b.plugins, b.offsets::apply);
         if (sync) {
             // records become dispatchable when forced: the force wakes the dispatch thread, not every put
             ReputMessageService reput = b.reput;
@@ -273,6 +282,8 @@ final class StoreRuntime implements AutoCloseable {
             from = Math.min(end, report.firstUndispatched());
         }
         b.reput.reputFromOffset(Math.max(from, minPhy));
+        // before the dispatch below applies commit records again: they must land on the loaded table
+        b.offsets.recover(commitLog, end, b.readOnly);
         long redispatched = b.readOnly ? 0 : b.reput.catchUp();
         if (b.readOnly && b.reput.behindBytes() > 0) {
             LOG.warn("{} bytes of the commit log from offset {} are not dispatched: reads by queue or key miss them "
@@ -300,6 +311,7 @@ final class StoreRuntime implements AutoCloseable {
         b.flushService.start();
         b.plugins.start(end, b.reput::prepare);
         b.reput.start();
+        b.offsets.start(b.reput::reputFromOffset);
         b.flushConsumeQueue = new FlushConsumeQueueService(b.dispatchers, b.checkpoint,
                 config.get(StoreConfigKeys.FLUSH_INTERVAL_CONSUME_QUEUE),
                 config.get(StoreConfigKeys.FLUSH_CONSUME_QUEUE_LEAST_PAGES),
@@ -393,6 +405,7 @@ final class StoreRuntime implements AutoCloseable {
             reput.catchUp();
         }
         plugins.shutdown(PLUGIN_CATCH_UP_MILLIS);
+        offsets.close();
         flushConsumeQueue.shutdown();
         dispatchers.close();
         long behind = reput.behindBytes();
@@ -482,6 +495,11 @@ final class StoreRuntime implements AutoCloseable {
     /** The replication service, or null when this store replicates nothing. */
     public ReplicationService replication() {
         return replication;
+    }
+
+    /** The consumer-offset table and its file. */
+    public ConsumerOffsetSnapshots offsets() {
+        return offsets;
     }
 
     /** Retention passes and the disk-space watch. */

@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * <ol>
  *   <li>{@code put}: single puts of {@code size}-byte bodies;</li>
  *   <li>{@code batch}: NDJSON batch puts of {@code batch} messages of {@code size} bytes;</li>
- *   <li>{@code get}: reads of one message at a time, cycling over what the puts wrote.</li>
+ *   <li>{@code get}: reads of one message at a time, cycling over what the puts wrote;</li>
+ *   <li>{@code commit}: consumer-offset commits, connection {@code i} committing for group {@code HttpBench-i} ever
+ *   new offsets of its queue (each a CommitLog record, answered once as durable as a put).</li>
  * </ol>
  * Each phase reports requests/s, messages/s and the latency percentiles of its requests (from a shared
  * {@link LatencyHistogram}: at most 1.6 % above the true value, in fixed memory however long the phase). Thread {@code i} uses queue {@code i % 4} of the topic. A non-2xx answer or an I/O error is a
@@ -169,6 +171,13 @@ public final class HttpBench {
             readable[q] = maxOffset(q);
         }
         results.add(phase("get", get, options.seconds() * 1000L));
+        Request commit = (c, thread, n, error) -> {
+            int queue = thread % QUEUES;
+            long offset = readable[queue] == 0 ? 0 : n % (readable[queue] + 1);
+            return answer(c.exchange("POST", "/v1/groups/" + options.topic() + "-" + thread + "/topics/"
+                    + options.topic() + "/queues/" + queue + "/offset?offset=" + offset, new byte[0], Map.of()), 1, error);
+        };
+        results.add(phase("commit", commit, options.seconds() * 1000L));
         return results;
     }
 

@@ -79,6 +79,14 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One JSON object")
     private boolean json;
 
+    @Option(names = "--commit-groups", paramLabel = "N", defaultValue = "0",
+            description = "Consumer groups committing offsets while the puts run (summary on stderr; default none)")
+    private int commitGroups;
+
+    @Option(names = "--commit-interval", paramLabel = "MS", defaultValue = "100",
+            description = "Each group commits every MS ms; 0 = back to back (default ${DEFAULT-VALUE})")
+    private int commitInterval;
+
     @Option(names = "--http", paramLabel = "URL", description = "Benchmark a running serve at URL instead of a store: "
             + "--threads keep-alive connections, --size, --batch (NDJSON; 100 when 1), --duration S per phase (default 10)")
     private String http;
@@ -100,10 +108,21 @@ public final class BenchCommand implements Callable<Integer> {
             long wallStart = System.currentTimeMillis();
             long start = System.nanoTime();
             BenchWorkload workload = new BenchWorkload(store, plan, StoreSession.putBound(config));
+            BenchCommitLoad commits = commitGroups == 0 ? null
+                    : new BenchCommitLoad(store, Plan.topic(0), plan.queues(), commitGroups, commitInterval);
             Outcome outcome;
             try (BenchProgress progress = new BenchProgress(System.console() != null, launcher.err(),
                     workload::okMessagesSoFar, store::dispatchBehindBytes, flush::flushes, plan.size())) {
-                outcome = workload.run();
+                if (commits != null) {
+                    commits.start();
+                }
+                try {
+                    outcome = workload.run();
+                } finally {
+                    if (commits != null) {
+                        commits.stop();
+                    }
+                }
                 awaitReadable(store, plan, outcome, baseline, wallStart, readChecks(store, launcher));
             }
             long readableNanos = System.nanoTime() - start;
@@ -113,6 +132,9 @@ public final class BenchCommand implements Callable<Integer> {
                 report.printJson(launcher.out());
             } else {
                 report.printTable(launcher.out());
+            }
+            if (commits != null) {
+                launcher.err().println(commits.summary());
             }
             if (outcome.failedMessages() > 0) {
                 launcher.err().println("error: " + outcome.failedMessages() + " of " + outcome.attemptedMessages()
@@ -152,6 +174,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (inflight < 1 || inflight > 65_536) {
             problems.add("--inflight must be from 1 to 65536");
+        }
+        if (commitGroups < 0 || commitGroups > 100_000 || commitInterval < 0) {
+            problems.add("--commit-groups must be from 0 to 100000 and --commit-interval 0 or more");
         }
         if (rate < 0) {
             problems.add("--rate must be 0 (as fast as possible) or more");

@@ -2,8 +2,12 @@ package dev.hangar.launcher.command;
 
 import dev.hangar.launcher.StoreLauncher;
 import dev.hangar.launcher.StoreUse;
+import dev.hangar.launcher.consumer.GroupReport;
 import dev.hangar.launcher.json.JsonWriter;
 import dev.hangar.spi.config.StoreConfig;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,7 +37,13 @@ public final class StatCommand implements Callable<Integer> {
         StoreConfig config = launcher.prepare("warn", StoreUse.READ);
         try (StoreSession session = StoreSession.open(launcher, config, StoreUse.READ)) {
             session.awaitDispatched();
-            Map<String, Object> snapshot = session.store().statsSnapshot().toMap();
+            Map<String, Object> snapshot = new LinkedHashMap<>(session.store().statsSnapshot().toMap());
+            // the groups beside the store's own figures: committed offsets and lag per topic and queue
+            List<Map<String, Object>> groups = new ArrayList<>();
+            for (String group : session.store().consumerOffsets().groups()) {
+                groups.add(GroupReport.json(group, GroupReport.lags(session.store(), group)));
+            }
+            snapshot.put("consumerGroups", groups);
             if (json) {
                 launcher.out().println(JsonWriter.write(snapshot));
             } else {

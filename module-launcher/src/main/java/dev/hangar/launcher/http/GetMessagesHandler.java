@@ -3,7 +3,6 @@ package dev.hangar.launcher.http;
 import dev.hangar.launcher.command.MessageJson;
 import dev.hangar.spi.message.StoredMessage;
 import dev.hangar.spi.store.GetMessageResult;
-import dev.hangar.spi.store.GetMessageStatus;
 import dev.hangar.spi.store.MessageFilter;
 import dev.hangar.spi.store.MessageStore;
 import java.util.ArrayList;
@@ -22,24 +21,20 @@ import java.util.Set;
  * RocketMQ); a read right after a put may miss it unless it waits. With {@code wait} (up to
  * {@link HttpSettings#MAX_WAIT_MILLIS}) a read at the end of the queue is parked in the {@link LongPollRegistry}
  * instead of answered empty: a fresh read answers it when a message arrives; when the wait ends (or the server
- * stops) it gets the empty answer it would have had at once. Thread-safe.
+ * stops) it gets the empty answer it would have had at once. {@code tag=TagA||TagB} filters ({@link QueueReads}:
+ * a filtered long poll wakes only for a match). Thread-safe.
  */
 final class GetMessagesHandler implements Router.Handler {
-    static final Set<String> QUERY = Set.of("offset", "max", "wait");
+    static final Set<String> QUERY = Set.of("offset", "max", "wait", "tag");
     static final int DEFAULT_MAX = 32;
     static final int MAX_MAX = 1024;
     /** The consumer group named in reads; the store keeps no per-group state for it. */
     private static final String GROUP = "hangar-http";
-    /** The statuses of a read at the end of a queue (or of a queue not created yet): worth waiting on. */
-    private static final Set<GetMessageStatus> AT_END = Set.of(GetMessageStatus.OFFSET_OVERFLOW_ONE,
-            GetMessageStatus.NO_MESSAGE_IN_QUEUE, GetMessageStatus.NO_MATCHED_LOGIC_QUEUE);
 
-    private final MessageStore store;
-    private final LongPollRegistry longPolls;
+    private final QueueReads reads;
 
     GetMessagesHandler(MessageStore store, LongPollRegistry longPolls) {
-        this.store = store;
-        this.longPolls = longPolls;
+        this.reads = new QueueReads(store, longPolls);
     }
 
     @Override
@@ -50,32 +45,8 @@ final class GetMessagesHandler implements Router.Handler {
         long offset = query.longValue("offset", 0, 0, Long.MAX_VALUE);
         int max = query.intValue("max", DEFAULT_MAX, 1, MAX_MAX);
         long wait = query.longValue("wait", 0, 0, HttpSettings.MAX_WAIT_MILLIS);
-
-        GetMessageResult result = store.getMessage(GROUP, topic, queueId, offset, max, MessageFilter.ALL);
-        Map<String, Object> answer = toJson(result, max);
-        if (wait > 0 && AT_END.contains(result.status())
-                && longPolls.park(exchange, topic, queueId, offset, wait,
-                        arrived -> arrived.respondJson(HttpStatus.OK, read(topic, queueId, offset, max)),
-                        givenUp -> givenUp.respondJson(HttpStatus.OK, rereadOr(answer, topic, queueId, offset, max)))) {
-            return;
-        }
-        exchange.respondJson(HttpStatus.OK, answer);
-    }
-
-    /**
-     * When a wait ends, the queue is read again: its bounds may have moved (a message before the waited-for offset
-     * was dispatched meanwhile). Falls back to the first answer when the store can no longer be read (shutdown).
-     */
-    private Map<String, Object> rereadOr(Map<String, Object> first, String topic, int queueId, long offset, int max) {
-        try {
-            return read(topic, queueId, offset, max);
-        } catch (RuntimeException e) {
-            return first;
-        }
-    }
-
-    private Map<String, Object> read(String topic, int queueId, long offset, int max) {
-        return toJson(store.getMessage(GROUP, topic, queueId, offset, max, MessageFilter.ALL), max);
+        MessageFilter filter = RequestChecks.tagFilter(query.single("tag"));
+        reads.answer(exchange, new QueueReads.Read(GROUP, topic, queueId, max, filter, json -> json), offset, wait);
     }
 
     static Map<String, Object> toJson(GetMessageResult r, int max) {

@@ -1,6 +1,7 @@
 package dev.hangar.launcher.http;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.hangar.launcher.consumer.TopicCatalog;
 import dev.hangar.spi.config.StoreConfigKeys;
 import dev.hangar.store.DefaultMessageStore;
 import java.io.IOException;
@@ -31,6 +32,10 @@ import org.slf4j.LoggerFactory;
  *   GET  /v1/topics/{topic}/keys/{key}?max=                       by key                    {@link KeyQueryHandler}
  *   GET  /v1/stats   GET /metrics   GET /health
  *   GET  /   GET /console/...                                     the web console (no token for its files) {@link ConsoleHandler}
+ *   GET  /v1/messages/{msgId}/body, /v1/topics/{topic}/queues/{q}/messages/{offset}/body   raw body {@link MessageBodyHandler}
+ *   GET  /v1/topics, /v1/topics/{topic}, /v1/topics/{topic}/queues/{q}/offset   discovery, seek {@link TopicHandler}
+ *   /v1/groups...                                                 consumer groups  {@link GroupOffsetHandler},
+ *                                                                 {@link GroupMessagesHandler}
  * </pre>
  * Requests run on a bounded {@link WorkerPool} (overload is a 503); puts awaiting a flush and parked long polls
  * hold no worker and are bounded by {@code maxPending}. An idle keep-alive connection holds no worker either: the
@@ -132,6 +137,10 @@ public final class HttpApiServer implements AutoCloseable {
         BatchPutHandler batches = new BatchPutHandler(store, respond, pending, putBound, settings.maxBatchBytes(),
                 settings.maxBatchMessages(), store.config().get(StoreConfigKeys.MAX_MESSAGE_SIZE), delayLevels);
         int largestBody = Math.max(settings.maxBodyBytes(), settings.maxBatchBytes());
+        TopicCatalog catalog = new TopicCatalog(store);
+        TopicHandler topics = new TopicHandler(store, catalog);
+        GroupOffsetHandler groups = new GroupOffsetHandler(store);
+        MessageBodyHandler bodies = new MessageBodyHandler(store);
         return new Router(settings.token(), largestBody, counters, () -> stopping)
                 .add("POST", "/v1/topics/{topic}/messages", PutMessageHandler.QUERY,
                         new PutMessageHandler(store, respond, pending, settings.maxBodyBytes(), putBound, delayLevels,
@@ -143,7 +152,20 @@ public final class HttpApiServer implements AutoCloseable {
                         new KeyQueryHandler(store, store.config().get(StoreConfigKeys.DEFAULT_QUERY_MAX_NUM)))
                 .add("GET", "/v1/stats", Set.of(), new StatsHandler(store, this::serverStats))
                 .add("GET", "/metrics", Set.of(), new MetricsHandler(store, this::serverMetrics))
-                .add("GET", "/health", Set.of(), new HealthHandler(store));
+                .add("GET", "/health", Set.of(), new HealthHandler(store))
+                .add("GET", "/v1/topics", Set.of(), topics::list)
+                .add("GET", "/v1/topics/{topic}", Set.of(), topics::show)
+                .add("GET", "/v1/topics/{topic}/queues/{q}/offset", TopicHandler.OFFSET_QUERY, topics::offset)
+                .add("GET", "/v1/messages/{msgId}/body", Set.of(), bodies::byId)
+                .add("GET", "/v1/topics/{topic}/queues/{q}/messages/{offset}/body", Set.of(), bodies::byQueueOffset)
+                .add("GET", "/v1/groups", Set.of(), groups::list)
+                .add("GET", "/v1/groups/{group}", Set.of(), groups::show)
+                .add("DELETE", "/v1/groups/{group}", Set.of(), groups::delete)
+                .add("POST", "/v1/groups/{group}/topics/{topic}/queues/{q}/offset", GroupOffsetHandler.COMMIT_QUERY,
+                        groups::commit)
+                .add("POST", "/v1/groups/{group}/topics/{topic}/reset", GroupOffsetHandler.RESET_QUERY, groups::reset)
+                .add("GET", "/v1/groups/{group}/topics/{topic}/queues/{q}/messages", GroupMessagesHandler.QUERY,
+                        new GroupMessagesHandler(store, catalog, longPolls));
     }
 
     /** The address bound, with the real port. */

@@ -83,6 +83,7 @@ final class MetricsHandler implements Router.Handler {
                     + "buffer's committer is behind)", log.commitLagBytes());
             w.gauge("hangar_disk_used_ratio", "Used fraction of the store's file system",
                     snapshot.disk().usedRatio());
+            ConsumerMetrics.write(w, store);
         }
         StatsSnapshot.Replication ha = snapshot.replication();
         if (ha != null && ha.enabled()) {

@@ -48,6 +48,22 @@ final class PrometheusWriter {
         return this;
     }
 
+    /** One sample of a metric with several labels; label values are escaped when written. */
+    record Sample(Map<String, String> labels, double value) {
+    }
+
+    /** A gauge with several labels per sample (the header is written even when there are no samples). */
+    PrometheusWriter labelledGauges(String name, String help, java.util.List<Sample> samples) {
+        header(name, help, "gauge");
+        for (Sample s : samples) {
+            StringBuilder labels = new StringBuilder("{");
+            s.labels().forEach((k, v) -> labels.append(labels.length() > 1 ? "," : "").append(k).append("=\"")
+                    .append(escape(v)).append('"'));
+            sample(name, labels.append('}').toString(), s.value());
+        }
+        return this;
+    }
+
     /**
      * A histogram from a {@link StatsSnapshot.Latency}: bucket i of which holds values below 2^i µs, so the cumulative
      * count below 2^i is exactly the count of values {@code <= 2^i - 1} (whole microseconds), Prometheus' {@code le}.

@@ -26,7 +26,7 @@ class HttpBenchTest {
             HttpBench bench = new HttpBench(new HttpBench.Options(URI.create(api.base), 2, 100, 10, 1, "Bench"));
             long before = LauncherAccess.stats(api.store).putMessages();
             List<HttpBench.PhaseResult> results = bench.run();
-            assertEquals(List.of("put", "batch", "get"), results.stream().map(HttpBench.PhaseResult::phase).toList());
+            assertEquals(List.of("put", "batch", "get", "commit"), results.stream().map(HttpBench.PhaseResult::phase).toList());
             for (HttpBench.PhaseResult r : results) {
                 assertEquals(0, r.failures(), r.phase() + ": " + r.firstError());
                 assertTrue(r.requests() > 0, r.phase());
@@ -36,14 +36,18 @@ class HttpBenchTest {
             HttpBench.PhaseResult batch = results.get(1);
             assertEquals(put.requests(), put.messages());
             assertEquals(batch.requests() * 10, batch.messages());
-            long warmUp = LauncherAccess.stats(api.store).putMessages() - before - put.messages() - batch.messages();
+            HttpBench.PhaseResult commit = results.get(3);
+            assertEquals(java.util.Set.of("Bench-0", "Bench-1"), api.store.consumerOffsets().groups(),
+                    "each connection committed for its group");
+            long warmUp = LauncherAccess.stats(api.store).putMessages() - before - put.messages() - batch.messages()
+                    - commit.messages();
             assertTrue(warmUp > 0, "the warm-up puts are stored too, and only they are not counted: " + warmUp);
 
             StringWriter json = new StringWriter();
             bench.printJson(results, new PrintWriter(json));
             Map<String, Object> report = MiniJsonReader.object(json.toString().strip());
             List<?> phases = (List<?>) report.get("phases");
-            assertEquals(3, phases.size());
+            assertEquals(4, phases.size());
             Map<?, ?> latency = (Map<?, ?>) ((Map<?, ?>) phases.get(0)).get("latencyMicros");
             assertEquals(List.of("p50", "p99", "p999", "max"), List.copyOf(latency.keySet()));
         }

@@ -199,6 +199,10 @@ public final class StoreConfigKeys {
     public static final ConfigKey<Integer> FLUSH_DELAY_OFFSET_INTERVAL = add(intKey("flushDelayOffsetInterval", 10_000,
             1, MAX, "How often delay-level progress is saved, in ms"));
 
+    public static final ConfigKey<Integer> FLUSH_CONSUMER_OFFSET_INTERVAL = add(intKey("flushConsumerOffsetInterval",
+            5_000, 10, MAX, "How often the consumer-offset table is saved to config/consumerOffset.json, in ms "
+            + "(commits are durable in the CommitLog at once; the file only shortens the replay at start)"));
+
     public static final ConfigKey<Long> MAX_DISPATCH_BEHIND_BYTES = add(longKey("maxDispatchBehindBytes",
             128L * 1024 * 1024, 0, Long.MAX_VALUE,
             "Puts wait (up to 1 s each) while dispatch lags the written end by more than this many bytes, so reads "

@@ -73,4 +73,7 @@ public interface MessageStore extends AutoCloseable {
 
     /** Registers a listener told after each dispatched message (long polling). */
     void addMessageArrivingListener(MessageArrivingListener listener);
+
+    /** Consumer groups and their committed offsets, written through the CommitLog; usable once started. */
+    ConsumerOffsets consumerOffsets();
 }

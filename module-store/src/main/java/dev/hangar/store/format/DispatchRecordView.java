@@ -117,6 +117,11 @@ public final class DispatchRecordView implements DispatchRequest {
         return topic;
     }
 
+    /** Whether this record's topic is {@code name} (its bytes), without building the topic String. */
+    public boolean topicIs(byte[] name) {
+        return PropertyBytes.nameIs(source, topicOffset, topicOffset + topicLength, name);
+    }
+
     @Override
     public int queueId() {
         return queueId;

@@ -54,6 +54,8 @@ public final class ReputMessageService implements Runnable {
 
     private final PluginDispatch plugins;
     private final DispatcherChain dispatchers;
+    /** Told every record before the dispatchers (the consumer-offset table takes the records of its topic). */
+    private final Consumer<DispatchRecordView> recordObserver;
     private final LongSupplier visibleEnd;
     private final LongSupplier writtenEnd;
     private final DelayLevels delayLevels;
@@ -90,11 +92,13 @@ public final class ReputMessageService implements Runnable {
      * @param visibleEnd the offset dispatch may not pass: the readable end, or the flushed end for sync flush
      * @param writtenEnd the offset appends have reached (at or past {@code visibleEnd})
      * @param plugins    the third-party dispatchers, each on its own cursor: woken after each pass
+     * @param recordObserver told every record, in log order, before the dispatchers; must be quick and not throw
      */
     public ReputMessageService(CommitLog commitLog, DispatcherChain dispatchers, LongSupplier visibleEnd,
                                LongSupplier writtenEnd, DelayLevels delayLevels, StoreStats stats,
-                               PluginDispatch plugins) {
+                               PluginDispatch plugins, Consumer<DispatchRecordView> recordObserver) {
         this.plugins = plugins;
+        this.recordObserver = recordObserver;
         this.dispatchers = dispatchers;
         this.visibleEnd = visibleEnd;
         this.writtenEnd = writtenEnd;
@@ -268,6 +272,7 @@ public final class ReputMessageService implements Runnable {
     }
 
     private void dispatch(DispatchRecordView request) {
+        recordObserver.accept(request);
         prepare(request);
         dispatchers.dispatch(request);
         stats.recordDispatched();

@@ -70,6 +70,8 @@ final class PowerCutDisk implements ForceEvents.Listener, AutoCloseable {
         this.random = random;
         this.ignoreCreationForces = ignoreCreationForces;
         this.rootDurable = Files.isDirectory(this.live);
+        // what is there before the disk is watched was on the disk already (a test may start from a copied store)
+        names.markDurable(relativeTree(this.live));
         Files.createDirectories(shadow);
         ForceEvents.install(this);
     }
@@ -147,6 +149,15 @@ final class PowerCutDisk implements ForceEvents.Listener, AutoCloseable {
         } else if (absolute.startsWith(live)) {
             forces++;
             names.directoryForced(live.relativize(absolute), namesBeforeTheForce);
+        }
+    }
+
+    private static List<Path> relativeTree(Path root) throws IOException {
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+            return paths.filter(p -> !p.equals(root)).map(root::relativize).toList();
         }
     }
 

@@ -37,6 +37,11 @@ final class ShadowNames {
         durable.add(name);
     }
 
+    /** Every one of {@code names} (relative) is durable. */
+    void markDurable(Collection<Path> names) {
+        durable.addAll(names);
+    }
+
     /**
      * {@code directory} (relative; empty for the root) was forced with {@code names} in it, listed before the force:
      * they are durable. A name missing from the listing is not taken as durably deleted: two threads may force one
