@@ -1,5 +1,6 @@
 package dev.hangar.store.offsets;
 
+import dev.hangar.spi.flush.DurableFiles;
 import dev.hangar.spi.flush.ForceEvents;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -158,19 +159,24 @@ public final class ConsumerOffsetFile {
     public void write(Map<ConsumerOffsetTable.Key, Long> offsets, long coveredPosition) {
         String text = format(offsets, coveredPosition);
         try {
-            Files.createDirectories(file.getParent());
+            List<Path> created = DurableFiles.createDirectories(file.getParent());
+            DurableFiles.forceDirectories(DurableFiles.parentsOf(List.of(), created));
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
             Files.writeString(tmp, text, StandardCharsets.UTF_8);
             force(tmp, StandardOpenOption.WRITE);
+            Path bak = null;
             if (Files.exists(file)) {
-                Path bak = bak();
+                bak = bak();
                 Files.copy(file, bak, StandardCopyOption.REPLACE_EXISTING);
                 force(bak, StandardOpenOption.WRITE);
-                ForceEvents.fileForced(bak);
             }
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            // the rename is durable only once the directory is: without this a power cut may bring back the old file
-            force(file.getParent(), StandardOpenOption.READ);
+            // the rename (and a new .bak's name) is durable only once the directory is: without this a power cut
+            // may bring back the old file
+            DurableFiles.forceDirectory(file.getParent());
+            if (bak != null) {
+                ForceEvents.fileForced(bak);
+            }
             ForceEvents.fileForced(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
