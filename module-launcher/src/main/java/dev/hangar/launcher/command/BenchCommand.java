@@ -25,13 +25,16 @@ import picocli.CommandLine.ParentCommand;
  * threads into the configured store, optionally in batches ({@code --batch}) and at a fixed arrival rate
  * ({@code --rate}), then waits until every one is readable by queue offset (the queues' max offsets) and by key (a
  * sample of keys, and no dispatch lag), and prints throughput, latency and flush figures (see {@link BenchReport}).
+ * Before the clock starts it warms up ({@link BenchWarmup}, announced, not counted) and builds the run's keys
+ * ({@link BenchKeys}); the report says how much of the put threads' time was still the bench's own.
  * On a terminal a progress line is refreshed every second on stderr. Exits 1 when a put failed.
  *
  * <p>One instance per invocation, used by one thread.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Load-test the store: put throughput and latency, time until everything is readable.",
-                "With --rate, latency is measured from each message's intended send time (no coordinated omission)."},
+                "With --rate, latency is measured from each message's intended send time (no coordinated omission).",
+                "Warms up first (not counted, announced on stderr) and builds the messages before the clock."},
         footer = {"", "Examples:",
                 "  store-launcher --store /tmp/b bench --messages 1000000 --threads 8 --batch 16",
                 "  store-launcher --store /tmp/b -DflushDiskType=SYNC_FLUSH \\",
@@ -76,6 +79,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "asyncPutMessage calls each thread keeps outstanding (default ${DEFAULT-VALUE}: closed loop)")
     private int inflight;
 
+    @Option(names = "--warmup", paramLabel = "ROUNDS", defaultValue = "" + BenchWarmup.DEFAULT_ROUNDS,
+            description = "Most warm-up rounds (1 s each, not counted) before the timed run; they end once a round "
+                    + "spends under 10 %% of its time in the JIT compiler. 0 = none (default ${DEFAULT-VALUE})")
+    private int warmup;
+
     @Option(names = "--json", description = "One JSON object")
     private boolean json;
 
@@ -95,11 +103,17 @@ public final class BenchCommand implements Callable<Integer> {
         try (StoreSession session = StoreSession.open(launcher, config, StoreUse.CREATE)) {
             DefaultMessageStore store = session.store();
             FlushStatistics flush = store.flushStatistics();
+            BenchWarmup.Result warm = BenchWarmup.run(store, plan, StoreSession.putBound(config), warmup,
+                    launcher.err());
+            long prepareStart = System.nanoTime();
+            BenchWorkload workload = new BenchWorkload(store, plan, StoreSession.putBound(config));
+            workload.prepare();
+            long prepareNanos = System.nanoTime() - prepareStart;
+            long keysBeforeClock = workload.keysBuilt();
             long[] baseline = maxOffsets(store, plan);
             long flushesBefore = flush.flushes();
             long wallStart = System.currentTimeMillis();
             long start = System.nanoTime();
-            BenchWorkload workload = new BenchWorkload(store, plan, StoreSession.putBound(config));
             Outcome outcome;
             try (BenchProgress progress = new BenchProgress(System.console() != null, launcher.err(),
                     workload::okMessagesSoFar, store::dispatchBehindBytes, flush::flushes, plan.size())) {
@@ -108,7 +122,8 @@ public final class BenchCommand implements Callable<Integer> {
             }
             long readableNanos = System.nanoTime() - start;
             BenchReport report = new BenchReport(plan, outcome, readableNanos, flush.flushes() - flushesBefore,
-                    store.chosenProviders(), config, session.directory());
+                    store.chosenProviders(), config, session.directory(),
+                    new BenchReport.Preparation(warm, prepareNanos, keysBeforeClock, workload.keyProducerCpuNanos()));
             if (json) {
                 report.printJson(launcher.out());
             } else {

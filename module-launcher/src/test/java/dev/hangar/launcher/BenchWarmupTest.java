@@ -1,0 +1,66 @@
+package dev.hangar.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hangar.launcher.json.MiniJsonReader;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** bench warms up on topics of its own, says so, and reports how much of the put threads' time was its own. */
+class BenchWarmupTest {
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void keepLogFilesOutOfTheTemporaryStores() {
+        System.setProperty(LoggingSetup.LOG_FILE_SWITCH, "false");
+    }
+
+    private LauncherRun onStore(String... args) {
+        String[] all = new String[args.length + 3];
+        all[0] = "--store";
+        all[1] = dir.resolve("s").toString();
+        all[2] = "-DmappedFileSizeCommitLog=4194304";
+        System.arraycopy(args, 0, all, 3, args.length);
+        return LauncherRun.of(Map.of(), "", all);
+    }
+
+    @Test
+    void theWarmUpIsAnnouncedAndWritesOnlyItsOwnTopics() {
+        LauncherRun bench = onStore("bench", "--messages", "400", "--size", "64", "--threads", "2", "--queues", "2",
+                "--warmup", "2", "--json");
+        assertEquals(0, bench.code(), bench.toString());
+        Map<String, Object> figures = MiniJsonReader.object(bench.lines().get(0));
+        long rounds = (Long) figures.get("warmupRounds");
+        assertTrue(rounds >= 1 && rounds <= 2, figures.toString());
+        long warmMessages = (Long) figures.get("warmupMessages");
+        assertTrue(warmMessages > 0 && warmMessages <= 800, "each round at most the run's 400: " + figures);
+        assertTrue(bench.err().contains("warm-up round 1 (not counted)"), bench.toString());
+        assertEquals(400L, figures.get("keysBuiltBeforeClock"), "every key built before the clock");
+        double own = ((Number) figures.get("benchOwnPercent")).doubleValue();
+        assertTrue(own >= 0 && own <= 100, figures.toString());
+
+        // the timed run's queues hold exactly its 400 messages; the warm-up's are in BenchWarmup0 with their own keys
+        LauncherRun timed = onStore("get", "--topic", "BenchTopic0", "--queue", "0", "--max", "1000", "--json");
+        assertEquals(200, timed.lines().size(), timed.toString());
+        LauncherRun warm = onStore("query", "--topic", "BenchWarmup0", "--key", "warmup1-key-0", "--json");
+        assertEquals(0, warm.code(), warm.toString());
+        assertEquals(1, warm.lines().size(), warm.toString());
+    }
+
+    @Test
+    void noWarmUpWhenAskedForNone() {
+        LauncherRun bench = onStore("bench", "--messages", "100", "--size", "64", "--warmup", "0", "--json");
+        assertEquals(0, bench.code(), bench.toString());
+        Map<String, Object> figures = MiniJsonReader.object(bench.lines().get(0));
+        assertEquals(0L, figures.get("warmupRounds"));
+        assertEquals(0L, figures.get("warmupMessages"));
+        assertTrue(!bench.err().contains("warm-up"), bench.toString());
+        LauncherRun warm = onStore("get", "--topic", "BenchWarmup0", "--queue", "0", "--json");
+        assertEquals(0, warm.lines().size(), warm.toString());
+    }
+}
