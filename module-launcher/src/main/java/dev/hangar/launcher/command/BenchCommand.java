@@ -12,6 +12,8 @@ import dev.hangar.spi.dispatch.ConsumeQueueView;
 import dev.hangar.spi.dispatch.KeyIndexView;
 import dev.hangar.spi.flush.FlushStatistics;
 import dev.hangar.store.DefaultMessageStore;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,7 +105,8 @@ public final class BenchCommand implements Callable<Integer> {
         try (StoreSession session = StoreSession.open(launcher, config, StoreUse.CREATE)) {
             DefaultMessageStore store = session.store();
             FlushStatistics flush = store.flushStatistics();
-            BenchWarmup.Result warm = BenchWarmup.run(store, plan, StoreSession.putBound(config), warmup,
+            // opened first, so a store that cannot open fails before the warm-up's seconds
+            BenchWarmup.Result warm = BenchWarmup.run(launcher, config, plan, StoreSession.putBound(config), warmup,
                     launcher.err());
             long prepareStart = System.nanoTime();
             BenchWorkload workload = new BenchWorkload(store, plan, StoreSession.putBound(config));
@@ -112,6 +115,7 @@ public final class BenchCommand implements Callable<Integer> {
             long keysBeforeClock = workload.keysBuilt();
             long[] baseline = maxOffsets(store, plan);
             long flushesBefore = flush.flushes();
+            long compiledBefore = compilationMillis();
             long wallStart = System.currentTimeMillis();
             long start = System.nanoTime();
             Outcome outcome;
@@ -121,9 +125,11 @@ public final class BenchCommand implements Callable<Integer> {
                 awaitReadable(store, plan, outcome, baseline, wallStart, readChecks(store, launcher));
             }
             long readableNanos = System.nanoTime() - start;
+            long compiledDuring = compilationMillis() - compiledBefore;
             BenchReport report = new BenchReport(plan, outcome, readableNanos, flush.flushes() - flushesBefore,
                     store.chosenProviders(), config, session.directory(),
-                    new BenchReport.Preparation(warm, prepareNanos, keysBeforeClock, workload.keyProducerCpuNanos()));
+                    new BenchReport.Preparation(warm, prepareNanos, keysBeforeClock, workload.keyProducerCpuNanos(),
+                            compiledDuring));
             if (json) {
                 report.printJson(launcher.out());
             } else {
@@ -176,6 +182,12 @@ public final class BenchCommand implements Callable<Integer> {
         }
         int count = duration != null ? 0 : messages != null ? messages : DEFAULT_MESSAGES;
         return new Plan(count, duration != null ? duration : 0, size, threads, topics, queues, batch, rate, inflight);
+    }
+
+    /** The JIT's compilation time so far, all compiler threads; -1 when this JVM does not say. */
+    private static long compilationMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
     private static long[] maxOffsets(DefaultMessageStore store, Plan plan) {

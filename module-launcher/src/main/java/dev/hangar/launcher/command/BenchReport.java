@@ -30,7 +30,8 @@ import java.util.Map;
  *       wall time: below 100 when they waited for a core or for answers), {@code keysBuiltBeforeClock} and
  *       {@code prepareSeconds} (the keys built before the clock), {@code keyThreadCpuSeconds} (the key producer
  *       thread's CPU during the run, 0 when every key was built before it), {@code warmupRounds, warmupMessages,
- *       warmupSeconds, warmupSettled} (the uncounted warm-up, see {@link BenchWarmup}).</li>
+ *       warmupSeconds, warmupSettled} (the uncounted warm-up, see {@link BenchWarmup}), {@code jitSecondsDuringRun}
+ *       (the JIT's compilation time during the timed run, all compiler threads; -1 when the JVM does not say).</li>
  * </ul>
  * Immutable.
  */
@@ -43,8 +44,10 @@ final class BenchReport {
      * What was done before the clock started: the warm-up, and the keys built ahead.
      *
      * @param keyThreadCpuNanos CPU time of the key producer thread during the run
+     * @param jitMillisDuringRun the JIT's compilation time during the run (all compiler threads), -1 if unknown
      */
-    record Preparation(BenchWarmup.Result warmup, long prepareNanos, long keysBeforeClock, long keyThreadCpuNanos) {
+    record Preparation(BenchWarmup.Result warmup, long prepareNanos, long keysBeforeClock, long keyThreadCpuNanos,
+                       long jitMillisDuringRun) {
     }
 
     /** @param flushes commit-log flushes during the run */
@@ -96,6 +99,8 @@ final class BenchReport {
         figures.put("warmupMessages", prepared.warmup().messages());
         figures.put("warmupSeconds", round(prepared.warmup().seconds(), 3));
         figures.put("warmupSettled", prepared.warmup().settled());
+        figures.put("jitSecondsDuringRun", prepared.jitMillisDuringRun() < 0 ? -1
+                : round(prepared.jitMillisDuringRun() / 1000.0, 3));
     }
 
     Map<String, Object> figures() {
@@ -136,7 +141,8 @@ final class BenchReport {
                 ? ", the rest on a key thread (" + figures.get("keyThreadCpuSeconds") + " s of CPU)" : "")
                 + "; warm-up " + figures.get("warmupRounds") + " round(s), " + figures.get("warmupMessages")
                 + " messages in " + figures.get("warmupSeconds") + " s (not counted"
-                + (Boolean.TRUE.equals(figures.get("warmupSettled")) ? ", JIT settled)" : ", JIT still compiling)"));
+                + (Boolean.TRUE.equals(figures.get("warmupSettled")) ? ", JIT settled)" : ", JIT still compiling)")
+                + "; JIT compiling during the run " + figures.get("jitSecondsDuringRun") + " s");
     }
 
     private static void row(PrintWriter out, String label, String value) {
