@@ -26,14 +26,19 @@ import java.util.stream.Stream;
  * (bench/src/main/java/dev/hangar/bench/HaBench.java warms up by the same rule). Without it the first seconds of a
  * run measured C1 and C2 compiling the put path on the same cores. Each round is announced on stderr.
  *
- * <p>The rounds run on a store of their own in a temporary directory beside the benchmarked one, deleted before the
- * timed run starts, as bench/run.sh warms up on a store it then deletes. So the benchmarked store holds exactly
+ * <p>Each round runs on a new store in a temporary directory beside the benchmarked one, deleted after the round, as
+ * bench/run.sh runs every round on a store it then deletes; the same topics and keys as the timed run, with smaller
+ * files ({@link #roundConfig}). The JIT compiles what it sees: a store's start, its first puts to a topic, a roll
+ * to a new file are all in the timed run, so each round has them too. So the benchmarked store holds exactly
  * what the timed run put, and the timed run's new page-cache pages reuse the memory the warm-up's files just freed
  * rather than memory a virtual machine may have handed back to its host (which costs several times as much per page
  * to touch again: docs/PERFORMANCE.md, section 40).
  */
 final class BenchWarmup {
-    static final String TOPIC_PREFIX = "BenchWarmup";
+    /** The warm-up store's CommitLog files: 64 MiB, a few rolls per round (or 8 messages, when larger). */
+    static final int WARMUP_COMMIT_LOG_FILE_BYTES = 64 << 20;
+    /** The warm-up store's ConsumeQueue files: 15 000 units. */
+    static final int WARMUP_CONSUME_QUEUE_FILE_BYTES = 15_000 * 20;
     static final String DIRECTORY_PREFIX = ".bench-warmup-";
     static final Duration ROUND = Duration.ofSeconds(1);
     static final double SETTLED_COMPILE_SHARE = 0.10;
@@ -50,8 +55,8 @@ final class BenchWarmup {
     }
 
     /**
-     * Runs the warm-up rounds on a temporary store configured as {@code config}, then deletes it; stops early when a
-     * put fails (the timed run will say why).
+     * Runs the warm-up rounds, each on a new temporary store configured as {@code config} and deleted after it; stops
+     * early when a put fails (the timed run will say why).
      *
      * @param maxRounds 0 for no warm-up
      */
@@ -60,47 +65,68 @@ final class BenchWarmup {
         if (maxRounds <= 0) {
             return Result.NONE;
         }
-        Path directory = temporaryDirectory(launcher.storePath());
-        try {
-            StoreConfig warmConfig = config.toBuilder().set(StoreConfigKeys.STORE_PATH_ROOT_DIR.name(),
-                    directory.toString(), "bench warm-up").build();
-            err.println("warm-up on a temporary store at " + directory + " (deleted before the timed run)");
-            try (StoreSession session = StoreSession.open(launcher, warmConfig, StoreUse.CREATE, directory)) {
-                return rounds(session, plan, putBound, maxRounds, err);
-            }
-        } finally {
-            deleteRecursively(directory);
-        }
-    }
-
-    private static Result rounds(StoreSession session, Plan plan, Duration putBound, int maxRounds, PrintWriter err)
-            throws InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
         long messages = 0;
         double seconds = 0;
         for (int round = 1; round <= maxRounds; round++) {
             long compiledBefore = timed ? jit.getTotalCompilationTime() : 0;
-            BenchWorkload workload = new BenchWorkload(session.store(), plan, putBound, TOPIC_PREFIX,
-                    "warmup" + round + "-key-", ROUND.toNanos(), ROUND_KEY_CAPACITY);
-            workload.prepare();
             long start = System.nanoTime();
-            Outcome outcome = workload.run();
+            Outcome outcome = round(launcher, config, plan, putBound, round);
             double roundSeconds = (System.nanoTime() - start) / 1e9;
             messages += outcome.attemptedMessages();
             seconds += roundSeconds;
             double share = timed ? (jit.getTotalCompilationTime() - compiledBefore) / 1000.0 / roundSeconds : 0;
             boolean settled = share < SETTLED_COMPILE_SHARE;
-            err.printf(Locale.ROOT, "warm-up round %d (not counted): %,d messages in %.2f s, %,.0f msg/s, "
-                            + "JIT compiling %.0f %% of it%s%n", round, outcome.attemptedMessages(), roundSeconds,
-                    outcome.okMessages() / Math.max(roundSeconds, 1e-9), share * 100,
-                    !timed ? " (no compilation time from this JVM)" : settled ? ": settled" : "");
+            err.printf(Locale.ROOT, "warm-up round %d (not counted, a new temporary store): %,d messages in %.2f s "
+                            + "with the store's start and close, %,.0f msg/s, JIT compiling %.0f %% of it%s%n", round,
+                    outcome.attemptedMessages(), roundSeconds, outcome.okMessages() / Math.max(outcome.putNanos() / 1e9,
+                            1e-9), share * 100, !timed ? " (no compilation time from this JVM)" : settled ? ": settled" : "");
             err.flush();
             if (outcome.failedMessages() > 0 || settled) {
                 return new Result(round, messages, seconds, settled);
             }
         }
         return new Result(maxRounds, messages, seconds, false);
+    }
+
+    /**
+     * One round on a store of its own: a store's first puts take paths (a new topic, queue, file) that code compiled
+     * on an older store has not seen, and the JIT compiles again when they come; a round that starts a store lets
+     * that happen in the warm-up, not in the timed run, which starts a store too.
+     */
+    private static Outcome round(StoreLauncher launcher, StoreConfig config, Plan plan, Duration putBound, int round)
+            throws InterruptedException {
+        Path directory = temporaryDirectory(launcher.storePath());
+        try {
+            try (StoreSession session = StoreSession.open(launcher, roundConfig(config, plan, directory),
+                    StoreUse.CREATE, directory)) {
+                BenchWorkload workload = new BenchWorkload(session.store(), plan, putBound,
+                        BenchWorkload.TOPIC_PREFIX, Plan.KEY_PREFIX, ROUND.toNanos(), ROUND_KEY_CAPACITY);
+                workload.prepare();
+                return workload.run();
+            }
+        } finally {
+            deleteRecursively(directory);
+        }
+    }
+
+    /**
+     * The round's store: the benchmarked store's configuration in {@code directory}, with CommitLog and ConsumeQueue
+     * files small enough that a round of a second rolls over to new files several times. A long timed run rolls
+     * over (a 1 GiB CommitLog file every few seconds), and code compiled without a roll in its profile was thrown
+     * away and compiled again at the first one, inside the timed run.
+     */
+    static StoreConfig roundConfig(StoreConfig config, Plan plan, Path directory) {
+        long smallLog = Math.max(WARMUP_COMMIT_LOG_FILE_BYTES, (8L * (plan.size() + 4096) + 4095) / 4096 * 4096);
+        int commitLog = (int) Math.min(config.commitLogFileSize(), Math.min(smallLog, Integer.MAX_VALUE / 4096 * 4096));
+        int consumeQueue = Math.min(config.consumeQueueFileSize(), WARMUP_CONSUME_QUEUE_FILE_BYTES);
+        return config.toBuilder()
+                .set(StoreConfigKeys.STORE_PATH_ROOT_DIR.name(), directory.toString(), "bench warm-up")
+                .set(StoreConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG.name(), Integer.toString(commitLog), "bench warm-up")
+                .set(StoreConfigKeys.MAPPED_FILE_SIZE_CONSUME_QUEUE.name(), Integer.toString(consumeQueue),
+                        "bench warm-up")
+                .build();
     }
 
     /**
