@@ -82,8 +82,9 @@ public final class BenchCommand implements Callable<Integer> {
     private int inflight;
 
     @Option(names = "--warmup", paramLabel = "ROUNDS", defaultValue = "" + BenchWarmup.DEFAULT_ROUNDS,
-            description = "Most warm-up rounds (1 s each, not counted) before the timed run; they end once a round "
-                    + "spends under 10 %% of its time in the JIT compiler. 0 = none (default ${DEFAULT-VALUE})")
+            description = "Most warm-up rounds (1 s each, each on a new temporary store, not counted) before the timed "
+                    + "run; they end once a round spends under 10 %% of its time in the JIT compiler, then one round as "
+                    + "long as the run (at most 30 s) readies the page cache. 0 = no warm-up (default ${DEFAULT-VALUE})")
     private int warmup;
 
     @Option(names = "--json", description = "One JSON object")
