@@ -8,6 +8,8 @@ module dev.hangar.launcher {
     requires dev.hangar.store;
     requires info.picocli;
     requires jdk.httpserver;
+    // bench: the put threads' CPU time and the JIT's compilation time (its warm-up ends when the JIT settles)
+    requires java.management;
     // sun.misc.Signal: serve exits 0 on SIGINT/SIGTERM after its clean shutdown
     requires jdk.unsupported;
     requires org.slf4j;

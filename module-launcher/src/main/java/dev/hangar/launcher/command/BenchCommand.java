@@ -12,6 +12,8 @@ import dev.hangar.spi.dispatch.ConsumeQueueView;
 import dev.hangar.spi.dispatch.KeyIndexView;
 import dev.hangar.spi.flush.FlushStatistics;
 import dev.hangar.store.DefaultMessageStore;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,13 +27,16 @@ import picocli.CommandLine.ParentCommand;
  * threads into the configured store, optionally in batches ({@code --batch}) and at a fixed arrival rate
  * ({@code --rate}), then waits until every one is readable by queue offset (the queues' max offsets) and by key (a
  * sample of keys, and no dispatch lag), and prints throughput, latency and flush figures (see {@link BenchReport}).
+ * Before the clock starts it warms up ({@link BenchWarmup}, announced, not counted) and builds the run's keys
+ * ({@link BenchKeys}); the report says how much of the put threads' time was still the bench's own.
  * On a terminal a progress line is refreshed every second on stderr. Exits 1 when a put failed.
  *
  * <p>One instance per invocation, used by one thread.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Load-test the store: put throughput and latency, time until everything is readable.",
-                "With --rate, latency is measured from each message's intended send time (no coordinated omission)."},
+                "With --rate, latency is measured from each message's intended send time (no coordinated omission).",
+                "Warms up first (not counted, announced on stderr) and builds the messages before the clock."},
         footer = {"", "Examples:",
                 "  store-launcher --store /tmp/b bench --messages 1000000 --threads 8 --batch 16",
                 "  store-launcher --store /tmp/b -DflushDiskType=SYNC_FLUSH \\",
@@ -76,6 +81,12 @@ public final class BenchCommand implements Callable<Integer> {
             description = "asyncPutMessage calls each thread keeps outstanding (default ${DEFAULT-VALUE}: closed loop)")
     private int inflight;
 
+    @Option(names = "--warmup", paramLabel = "ROUNDS", defaultValue = "" + BenchWarmup.DEFAULT_ROUNDS,
+            description = "Most warm-up rounds (1 s each, each on a new temporary store, not counted) before the timed "
+                    + "run; they end once a round spends under 10 %% of its time in the JIT compiler, then one round as "
+                    + "long as the run (at most 30 s) readies the page cache. 0 = no warm-up (default ${DEFAULT-VALUE})")
+    private int warmup;
+
     @Option(names = "--json", description = "One JSON object")
     private boolean json;
 
@@ -103,11 +114,19 @@ public final class BenchCommand implements Callable<Integer> {
         try (StoreSession session = StoreSession.open(launcher, config, StoreUse.CREATE)) {
             DefaultMessageStore store = session.store();
             FlushStatistics flush = store.flushStatistics();
+            // opened first, so a store that cannot open fails before the warm-up's seconds
+            BenchWarmup.Result warm = BenchWarmup.run(launcher, config, plan, StoreSession.putBound(config), warmup,
+                    launcher.err());
+            long prepareStart = System.nanoTime();
+            BenchWorkload workload = new BenchWorkload(store, plan, StoreSession.putBound(config));
+            workload.prepare();
+            long prepareNanos = System.nanoTime() - prepareStart;
+            long keysBeforeClock = workload.keysBuilt();
             long[] baseline = maxOffsets(store, plan);
             long flushesBefore = flush.flushes();
+            long compiledBefore = compilationMillis();
             long wallStart = System.currentTimeMillis();
             long start = System.nanoTime();
-            BenchWorkload workload = new BenchWorkload(store, plan, StoreSession.putBound(config));
             BenchCommitLoad commits = commitGroups == 0 ? null
                     : new BenchCommitLoad(store, Plan.topic(0), plan.queues(), commitGroups, commitInterval);
             Outcome outcome;
@@ -126,8 +145,11 @@ public final class BenchCommand implements Callable<Integer> {
                 awaitReadable(store, plan, outcome, baseline, wallStart, readChecks(store, launcher));
             }
             long readableNanos = System.nanoTime() - start;
+            long compiledDuring = compilationMillis() - compiledBefore;
             BenchReport report = new BenchReport(plan, outcome, readableNanos, flush.flushes() - flushesBefore,
-                    store.chosenProviders(), config, session.directory());
+                    store.chosenProviders(), config, session.directory(),
+                    new BenchReport.Preparation(warm, prepareNanos, keysBeforeClock, workload.keyProducerCpuNanos(),
+                            compiledDuring));
             if (json) {
                 report.printJson(launcher.out());
             } else {
@@ -186,6 +208,12 @@ public final class BenchCommand implements Callable<Integer> {
         }
         int count = duration != null ? 0 : messages != null ? messages : DEFAULT_MESSAGES;
         return new Plan(count, duration != null ? duration : 0, size, threads, topics, queues, batch, rate, inflight);
+    }
+
+    /** The JIT's compilation time so far, all compiler threads; -1 when this JVM does not say. */
+    private static long compilationMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
     private static long[] maxOffsets(DefaultMessageStore store, Plan plan) {

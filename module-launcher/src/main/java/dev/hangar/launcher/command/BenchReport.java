@@ -23,7 +23,15 @@ import java.util.Map;
  *   <li>{@code latencyMicros{p50,p99,p999,max,mean}} per put call, within 1.6 % ({@link LatencyHistogram}), measured
  *       from {@code latencyFrom}: "intended send time" with a rate, else "call start";</li>
  *   <li>{@code flushes} (during this run), {@code messagesPerFlush}; the providers {@code putMessageLock,
- *       flushService, mappedFile, dispatchers}; {@code flushDiskType, store}.</li>
+ *       flushService, mappedFile, dispatchers}; {@code flushDiskType, store};</li>
+ *   <li>{@code readableTps}: messages per second until every message was readable ({@code dispatchedSeconds});</li>
+ *   <li>what the bench did besides the store's work: {@code benchOwnPercent} (of the put threads' time outside the
+ *       store's calls, pacing waits excluded), {@code putThreadCpuPercent} (the put threads' CPU time over their
+ *       wall time: below 100 when they waited for a core or for answers), {@code keysBuiltBeforeClock} and
+ *       {@code prepareSeconds} (the keys built before the clock), {@code keyThreadCpuSeconds} (the key producer
+ *       thread's CPU during the run, 0 when every key was built before it), {@code warmupRounds, warmupMessages,
+ *       warmupSeconds, warmupSettled} (the uncounted warm-up, see {@link BenchWarmup}), {@code jitSecondsDuringRun}
+ *       (the JIT's compilation time during the timed run, all compiler threads; -1 when the JVM does not say).</li>
  * </ul>
  * Immutable.
  */
@@ -32,9 +40,19 @@ final class BenchReport {
 
     private final Map<String, Object> figures = new LinkedHashMap<>();
 
+    /**
+     * What was done before the clock started: the warm-up, and the keys built ahead.
+     *
+     * @param keyThreadCpuNanos CPU time of the key producer thread during the run
+     * @param jitMillisDuringRun the JIT's compilation time during the run (all compiler threads), -1 if unknown
+     */
+    record Preparation(BenchWarmup.Result warmup, long prepareNanos, long keysBeforeClock, long keyThreadCpuNanos,
+                       long jitMillisDuringRun) {
+    }
+
     /** @param flushes commit-log flushes during the run */
     BenchReport(Plan plan, Outcome outcome, long readableNanos, long flushes, Map<String, String> providers,
-                StoreConfig config, Path store) {
+                StoreConfig config, Path store, Preparation prepared) {
         double putSeconds = outcome.putNanos() / 1e9;
         figures.put("messages", outcome.attemptedMessages());
         figures.put("failed", outcome.failedMessages());
@@ -70,6 +88,19 @@ final class BenchReport {
         figures.put("dispatchers", providers.get("dispatchers"));
         figures.put("flushDiskType", config.get(StoreConfigKeys.FLUSH_DISK_TYPE));
         figures.put("store", store.toString());
+        figures.put("readableTps", round(outcome.okMessages() / Math.max(readableNanos / 1e9, 1e-9), 1));
+        BenchWorkload.ThreadTime time = outcome.time();
+        figures.put("benchOwnPercent", round(time.ownPercent(), 2));
+        figures.put("putThreadCpuPercent", time.wallNanos() <= 0 ? 0 : round(100.0 * time.cpuNanos() / time.wallNanos(), 1));
+        figures.put("keysBuiltBeforeClock", prepared.keysBeforeClock());
+        figures.put("prepareSeconds", round(prepared.prepareNanos() / 1e9, 3));
+        figures.put("keyThreadCpuSeconds", round(prepared.keyThreadCpuNanos() / 1e9, 3));
+        figures.put("warmupRounds", prepared.warmup().rounds());
+        figures.put("warmupMessages", prepared.warmup().messages());
+        figures.put("warmupSeconds", round(prepared.warmup().seconds(), 3));
+        figures.put("warmupSettled", prepared.warmup().settled());
+        figures.put("jitSecondsDuringRun", prepared.jitMillisDuringRun() < 0 ? -1
+                : round(prepared.jitMillisDuringRun() / 1000.0, 3));
     }
 
     Map<String, Object> figures() {
@@ -92,7 +123,8 @@ final class BenchReport {
                 + (((Number) figures.get("durationSeconds")).longValue() > 0 ? ", for " + figures.get("durationSeconds") + " s" : ""));
         row(out, "put", figures.get("putSeconds") + " s, " + figures.get("putTps") + " msg/s, "
                 + figures.get("mbPerSecond") + " MiB/s");
-        row(out, "readable after", figures.get("dispatchedSeconds") + " s (by queue offset and by key)");
+        row(out, "readable after", figures.get("dispatchedSeconds") + " s (by queue offset and by key), "
+                + figures.get("readableTps") + " msg/s");
         row(out, "put latency us", "p50 " + latency.get("p50") + ", p99 " + latency.get("p99") + ", p99.9 "
                 + latency.get("p999") + ", max " + latency.get("max") + ", mean " + latency.get("mean")
                 + " (from " + figures.get("latencyFrom") + ")");
@@ -101,6 +133,16 @@ final class BenchReport {
                 + figures.get("flushService") + ", mappedFile=" + figures.get("mappedFile") + ", dispatchers="
                 + figures.get("dispatchers"));
         row(out, "store", figures.get("store") + " (" + figures.get("flushDiskType") + ")");
+        row(out, "bench's own", figures.get("benchOwnPercent") + " % of the put threads' time outside pacing "
+                + "(preparing calls, counting answers); put threads on a CPU " + figures.get("putThreadCpuPercent")
+                + " % of theirs");
+        row(out, "before the clock", figures.get("keysBuiltBeforeClock") + " keys built in " + figures.get("prepareSeconds")
+                + " s" + (((Number) figures.get("keyThreadCpuSeconds")).doubleValue() > 0
+                ? ", the rest on a key thread (" + figures.get("keyThreadCpuSeconds") + " s of CPU)" : "")
+                + "; warm-up " + figures.get("warmupRounds") + " round(s), " + figures.get("warmupMessages")
+                + " messages in " + figures.get("warmupSeconds") + " s (not counted"
+                + (Boolean.TRUE.equals(figures.get("warmupSettled")) ? ", JIT settled)" : ", JIT still compiling)")
+                + "; JIT compiling during the run " + figures.get("jitSecondsDuringRun") + " s");
     }
 
     private static void row(PrintWriter out, String label, String value) {

@@ -48,7 +48,11 @@ public final class StoreSession implements AutoCloseable {
      *            an error, not a new store
      */
     public static StoreSession open(StoreLauncher launcher, StoreConfig config, StoreUse use) {
-        Path directory = launcher.storePath();
+        return open(launcher, config, use, launcher.storePath());
+    }
+
+    /** Opens a store whose {@code storePathRootDir} in {@code config} is {@code directory} (bench's warm-up store). */
+    static StoreSession open(StoreLauncher launcher, StoreConfig config, StoreUse use, Path directory) {
         if (use != StoreUse.CREATE && !Files.isDirectory(directory)) {
             throw new LauncherException("no store at " + directory + " (give the store directory with --store DIR)");
         }

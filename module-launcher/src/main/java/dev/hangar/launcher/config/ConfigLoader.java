@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -40,6 +41,11 @@ import java.util.TreeMap;
 public final class ConfigLoader {
     /** Prefix of the environment variables that set configuration keys. */
     public static final String ENV_PREFIX = "HANGAR_";
+    /**
+     * {@code HANGAR_*} variables that bin/store-launcher reads itself (JVM options, the options file), so no key:
+     * without this, the README's {@code HANGAR_JAVA_OPTS=... store-launcher serve} failed as an unknown key.
+     */
+    static final Set<String> LAUNCHER_SCRIPT_VARIABLES = Set.of("HANGAR_JAVA_OPTS", "HANGAR_JVM_OPTIONS_FILE");
 
     private final Map<String, String> environment;
 
@@ -81,7 +87,7 @@ public final class ConfigLoader {
         }
         List<String> pluginKeyNames = providerKeys.stream().map(k -> k.key().name()).toList();
         new TreeMap<>(environment).forEach((name, value) -> {
-            if (name.startsWith(ENV_PREFIX)) {
+            if (name.startsWith(ENV_PREFIX) && !LAUNCHER_SCRIPT_VARIABLES.contains(name)) {
                 builder.set(keyForEnvironmentName(name, pluginKeyNames), value, "env " + name);
             }
         });

@@ -45,6 +45,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theLauncherScriptsOwnVariablesAreNoKeysAndTheOthersStillAre() {
+        // bin/store-launcher reads these two; before, HANGAR_JAVA_OPTS failed every command as an unknown key
+        StoreConfig c = new ConfigLoader(Map.of("HANGAR_JAVA_OPTS", "-Xmx1g", "HANGAR_JVM_OPTIONS_FILE", "/etc/j",
+                "HANGAR_FLUSH_DISK_TYPE", "SYNC_FLUSH")).load(null, Map.of(), null);
+        assertEquals("SYNC_FLUSH", c.get(StoreConfigKeys.FLUSH_DISK_TYPE));
+        assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("HANGAR_JAVA_OPTZ", "-Xmx1g"))
+                .load(null, Map.of(), null));
+    }
+
+    @Test
     void fileBeatsDefaultsEnvironmentBeatsFileAndDefinitionsBeatEnvironment() throws IOException {
         Path conf = file("""
                 flushDiskType=SYNC_FLUSH
