@@ -9,7 +9,6 @@ import dev.hangar.spi.dispatch.KeyIndexView;
 import dev.hangar.spi.flush.FlushCommitLogService;
 import dev.hangar.spi.flush.FlushContext;
 import dev.hangar.spi.flush.FlushStatistics;
-import dev.hangar.spi.flush.ForceEvents;
 import dev.hangar.spi.ha.BrokerRole;
 import dev.hangar.spi.ha.ReplicationContext;
 import dev.hangar.spi.ha.ReplicationService;
@@ -38,18 +37,15 @@ import dev.hangar.store.recovery.RecoveryReport;
 import dev.hangar.store.recovery.StoreNeedsRecoveryException;
 import dev.hangar.store.reput.PluginDispatch;
 import dev.hangar.store.reput.ReputMessageService;
+import dev.hangar.store.service.AbortMarker;
 import dev.hangar.store.service.FlushConsumeQueueService;
 import dev.hangar.store.service.RunningFlags;
 import dev.hangar.store.service.StoreCheckpoint;
 import dev.hangar.store.service.StoreLockFile;
 import dev.hangar.store.service.StoreStats;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +61,6 @@ import org.slf4j.LoggerFactory;
  */
 final class StoreRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StoreRuntime.class);
-    private static final String ABORT_FILE = "abort";
     /** How long a clean shutdown lets third-party dispatchers catch up; they resume from their durable offset. */
     private static final long PLUGIN_CATCH_UP_MILLIS = 10_000;
 
@@ -190,9 +185,10 @@ final class StoreRuntime implements AutoCloseable {
                                            DelayLevels delayLevels, InetSocketAddress storeHost) {
         long begin = System.currentTimeMillis();
         StoreConfig config = b.config;
-        boolean lastExitOk = !Files.exists(b.root.resolve(ABORT_FILE));
+        AbortMarker abort = new AbortMarker(b.root);
+        boolean lastExitOk = !abort.present();
         if (!lastExitOk && b.readOnly) {
-            throw new StoreNeedsRecoveryException("its last shutdown was not clean: " + b.root.resolve(ABORT_FILE)
+            throw new StoreNeedsRecoveryException("its last shutdown was not clean: " + abort.path()
                     + " exists");
         }
         if (!lastExitOk) {
@@ -307,7 +303,7 @@ final class StoreRuntime implements AutoCloseable {
             return new StoreRuntime(b);
         }
         b.replication = startReplication(b, assembly);
-        createAbortFile(b.root);
+        new AbortMarker(b.root).create();
         b.flushService.start();
         b.plugins.start(end, b.reput::prepare);
         b.reput.start();
@@ -363,27 +359,6 @@ final class StoreRuntime implements AutoCloseable {
                 new CleanConsumeQueueService(commitLog::getMinOffset, b.dispatchers), disk, policy);
     }
 
-    /**
-     * Creates the marker durably (the file and its directory entry forced): if a power cut could take it away, the
-     * next start would trust the files as after a clean shutdown.
-     */
-    private static void createAbortFile(Path root) {
-        try {
-            Path abort = root.resolve(ABORT_FILE);
-            if (!Files.exists(abort)) {
-                Files.createFile(abort);
-                try (FileChannel file = FileChannel.open(abort, StandardOpenOption.WRITE);
-                     FileChannel directory = FileChannel.open(root, StandardOpenOption.READ)) {
-                    file.force(true);
-                    directory.force(true);
-                }
-            }
-            ForceEvents.fileForced(abort);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the abort marker in " + root, e);
-        }
-    }
-
     /** Stops every service, flushes everything, and removes the abort marker when the store is consistent. */
     @Override
     public void close() {
@@ -414,11 +389,7 @@ final class StoreRuntime implements AutoCloseable {
         mappedStorage.shutdown();
         checkpoint.close();
         if (clean) {
-            try {
-                Files.deleteIfExists(root.resolve(ABORT_FILE));
-            } catch (IOException e) {
-                LOG.warn("cannot remove the abort marker: {}", e.toString());
-            }
+            new AbortMarker(root).remove();
         } else {
             LOG.warn("shutting down with {} bytes not dispatched or the store not writable ({}): the abort file stays "
                     + "and the next start recovers as after a crash", behind, flags.reason());
