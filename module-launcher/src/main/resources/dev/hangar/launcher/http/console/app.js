@@ -1,9 +1,9 @@
-// The console's pages by URL hash (#overview, #topics, #replication, #put) and the login form: a data call
+// The console's pages by URL hash (#overview, #topics, #groups, #replication, #put) and the login form: a data call
 // refused with 401 shows the form; a token entered there is kept in sessionStorage for this tab.
 "use strict";
 
 (function (H) {
-  const PAGES = ["overview", "topics", "replication", "put"];
+  const PAGES = ["overview", "topics", "groups", "replication", "put"];
   let loginShown = false;
 
   function show(page) {
@@ -20,6 +20,8 @@
     show(page);
     if (page === "topics") {
       H.topics.load();
+    } else if (page === "groups") {
+      H.groups.load();
     } else if (page === "replication") {
       H.replication.load();
     }
@@ -29,6 +31,7 @@
     if (!loginShown) {
       loginShown = true;
       H.overview.stop();
+      H.groups.stop();
       show("login");
     }
     document.getElementById("login-error").textContent = H.api.token()
