@@ -67,6 +67,8 @@ final class ConsumeQueue {
     private volatile long minLogicOffset;
     /** Units held until the file exists; null once it does (or for a loaded queue). Guarded by this monitor. */
     private volatile PendingUnits pending;
+    /** Set by {@link #destroy()}: the flush side must make no file for this queue any more. Guarded by this monitor. */
+    private boolean destroyed;
 
     /**
      * A queue whose units go straight to its files (a queue loaded from disk).
@@ -258,7 +260,7 @@ final class ConsumeQueue {
 
     private boolean materializeHeld() {
         PendingUnits held = pending;
-        if (held == null) {
+        if (held == null || destroyed) {
             return true;
         }
         MappedFileQueue files = this.files;
@@ -441,6 +443,23 @@ final class ConsumeQueue {
         int rounds = files.mappedFiles().size() + 1;
         for (int i = 0; i < rounds && !files.flush(0); i++) {
             // each round completes one file; stop once nothing was left to force
+        }
+    }
+
+    /**
+     * Deletes this queue (its topic was deleted): held units are dropped and their budget given back, the files are
+     * destroyed (each unmapped once no reader holds it) and so is the directory. Dispatch thread; the flush side may
+     * be flushing this queue meanwhile, which the file queue allows, and will make no new file for it.
+     */
+    synchronized void destroy() {
+        destroyed = true;
+        PendingUnits held = pending;
+        if (held != null) {
+            held.written();
+        }
+        MappedFileQueue files = this.files;
+        if (files != null) {
+            files.destroy();
         }
     }
 

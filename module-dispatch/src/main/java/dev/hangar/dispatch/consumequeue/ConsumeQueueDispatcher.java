@@ -342,6 +342,31 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
         }
     }
 
+    /**
+     * Forgets every queue of {@code topic} and deletes its files and directory (dispatch thread). Readers that found a
+     * queue before it left the map keep reading it safely: its files are unmapped only once no reader holds them
+     * (see {@code ReferenceCounted} in module-store-spi), and a queue still holding units in memory never makes a file.
+     */
+    @Override
+    public void deleteTopic(String topic) {
+        TopicQueues byId = queues.remove(topic);
+        if (byId == null) {
+            return;
+        }
+        int[] count = {0};
+        byId.forEach(queue -> {
+            queue.destroy();
+            count[0]++;
+        });
+        Path dir = root.resolve(topic);
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            LOG.warn("could not delete {} after deleting topic {}: {}", dir, topic, e.toString());
+        }
+        LOG.info("deleted topic {}: {} ConsumeQueues destroyed", topic, count[0]);
+    }
+
     /** Flushes everything, then releases every queue's files. */
     @Override
     public void close() {
