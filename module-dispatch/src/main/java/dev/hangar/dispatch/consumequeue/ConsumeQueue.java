@@ -458,9 +458,17 @@ final class ConsumeQueue {
             held.written();
         }
         MappedFileQueue files = this.files;
-        if (files != null) {
-            files.destroy();
+        if (files == null) {
+            return;
         }
+        // a reader or the flusher may hold a file right now: unlink it anyway (the second destroy finds it overdue;
+        // its mapping stays until they let go). Left on the disk, it would be loaded as this queue at the next start.
+        for (MappedFile file : files.mappedFiles()) {
+            if (!file.destroy(0) && !file.destroy(0)) {
+                LOG.error("ConsumeQueue {}-{}: could not delete {} of the deleted topic", topic, queueId, file.fileName());
+            }
+        }
+        files.destroy();
     }
 
     void shutdown(long intervalForcibly) {
@@ -472,6 +480,11 @@ final class ConsumeQueue {
         if (files != null) {
             files.shutdown(intervalForcibly);
         }
+    }
+
+    /** This queue's files, or null while its units are held in memory (for tests). */
+    MappedFileQueue fileQueue() {
+        return files;
     }
 
     /** The file queue where no units can be held (see the class comment's invariant). */

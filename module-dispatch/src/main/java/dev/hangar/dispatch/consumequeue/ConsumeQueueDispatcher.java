@@ -328,6 +328,11 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
         return first;
     }
 
+    /** The queue of {@code topic} and {@code queueId}, or null (for tests). */
+    ConsumeQueue queue(String topic, int queueId) {
+        return find(topic, queueId);
+    }
+
     /** Unit bytes new queues hold in memory now (for tests and stats). */
     long heldUnitBytes() {
         return pendingUnits.heldBytes();
