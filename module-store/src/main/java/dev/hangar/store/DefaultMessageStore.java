@@ -230,6 +230,27 @@ public final class DefaultMessageStore implements MessageStore {
         return readable().retention().executeDeleteFilesManually();
     }
 
+    /**
+     * Deletes every queue of {@code topic}, as RocketMQ's {@code deleteTopics}: its ConsumeQueues (files and
+     * directories) and every consumer group's committed offsets of it are dropped, and later puts to the topic start
+     * again at queue offset 0. The CommitLog keeps the messages' bytes until retention deletes their files (a lookup
+     * by message id or key still finds them). A record in the CommitLog carries the deletion, so recovery and every
+     * replica apply it at the same place in the log (see {@link TopicDeletion}). Returns when the deletion is durable
+     * as a put under the flush mode and dispatched: reads of the topic find no queue.
+     *
+     * @return the number of queues the topic had
+     * @throws IllegalArgumentException         {@code topic} is not a valid topic name or is one of the store's own
+     * @throws java.util.NoSuchElementException the store has no queue of {@code topic}
+     * @throws IllegalStateException            the store is not started, read-only, a slave, or refused the record
+     */
+    public int deleteTopic(String topic) {
+        StoreRuntime rt = readable();
+        if (rt.readOnly()) {
+            throw new IllegalStateException("the store is open read-only: a topic cannot be deleted");
+        }
+        return new TopicDeletion(rt, puts).delete(topic);
+    }
+
     /** The store's figures, typed, for {@code stat}, {@code /v1/stats} and {@code /metrics}; see {@link StatsSnapshot#toMap()}. */
     public StatsSnapshot statsSnapshot() {
         return StatsCollector.of(this);

@@ -124,7 +124,27 @@ final class PutPipeline {
         if (encoded != PutMessageStatus.PUT_OK) {
             return completion.record(PutMessageResult.refused(encoded, encoder.failureReason()), begin);
         }
-        return append(rt, encoder, m.topic(), m.queueId(), m.sysFlag(), begin, async);
+        return append(rt, encoder, m.topic(), m.queueId(), m.sysFlag(), begin, async, null);
+    }
+
+    /**
+     * Appends the record that deletes {@code deletedTopic} (built by the consumer-offset format) and, under the same
+     * hold of the put lock, starts the topic's queue offsets again at 0. Waits as a put with waitStoreMsgOk does.
+     */
+    PutMessageResult appendTopicDeletion(StoreRuntime rt, Message record, String deletedTopic) {
+        long begin = System.nanoTime();
+        PutMessageResult refused = admission.refusal(rt, shutdown.getAsBoolean());
+        if (refused != null) {
+            return completion.record(refused, begin);
+        }
+        MessageEncoder encoder = MessageEncoder.forCurrentThread(maxMessageSize);
+        PutMessageStatus encoded = encoder.encode(record, storeHost);
+        if (encoded != PutMessageStatus.PUT_OK) {
+            return completion.record(PutMessageResult.refused(encoded, encoder.failureReason()), begin);
+        }
+        PutMessageResult r = append(rt, encoder, record.topic(), record.queueId(), record.sysFlag(), begin, false,
+                deletedTopic);
+        return r instanceof StoredPut stored ? awaitDurable(rt, stored, true, begin) : r;
     }
 
     /** {@link #appendOne} for a batch. */
@@ -145,11 +165,11 @@ final class PutPipeline {
         if (encoded != PutMessageStatus.PUT_OK) {
             return completion.record(PutMessageResult.refused(encoded, encoder.failureReason()), begin);
         }
-        return append(rt, encoder, first.topic(), first.queueId(), first.sysFlag(), begin, async);
+        return append(rt, encoder, first.topic(), first.queueId(), first.sysFlag(), begin, async, null);
     }
 
     private PutMessageResult append(StoreRuntime rt, MessageEncoder encoder, String topic, int queueId, int sysFlag,
-                                    long begin, boolean async) {
+                                    long begin, boolean async, String deletedTopic) {
         if (encoder.encodedLength() > rt.commitLog().maxAppendLength()) {
             return completion.record(PutMessageResult.refused(PutMessageStatus.MESSAGE_ILLEGAL, "a record of "
                     + encoder.encodedLength() + " bytes does not fit in a commit-log file of "
@@ -160,7 +180,9 @@ final class PutPipeline {
         }
         PutMessageResult r;
         try {
-            r = rt.commitLog().append(encoder, topic, queueId, MessageSysFlag.takesQueueOffset(sysFlag),
+            r = deletedTopic != null
+                    ? rt.commitLog().appendTopicDeletion(encoder, topic, queueId, deletedTopic, blocking)
+                    : rt.commitLog().append(encoder, topic, queueId, MessageSysFlag.takesQueueOffset(sysFlag),
                     async ? asynchronous : blocking);
         } catch (InternalError e) {
             if (e.getMessage() == null || !e.getMessage().contains("unsafe memory access")) {

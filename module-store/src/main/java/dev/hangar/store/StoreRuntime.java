@@ -30,6 +30,7 @@ import dev.hangar.store.dispatch.DispatcherChain;
 import dev.hangar.store.offsets.ConsumerOffsetFile;
 import dev.hangar.store.offsets.ConsumerOffsetSnapshots;
 import dev.hangar.store.offsets.ConsumerOffsetTable;
+import dev.hangar.store.offsets.OffsetRecordFormat;
 import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.read.MessageReader;
 import dev.hangar.store.recovery.CommitLogRecovery;
@@ -260,8 +261,16 @@ final class StoreRuntime implements AutoCloseable {
         b.offsets = new ConsumerOffsetSnapshots(new ConsumerOffsetTable(), new ConsumerOffsetFile(
                 b.root.resolve("config").resolve("consumerOffset.json")),
                 config.get(StoreConfigKeys.FLUSH_CONSUMER_OFFSET_INTERVAL));
+        DispatcherChain chain = b.dispatchers;
+        ConsumerOffsetSnapshots consumerOffsets = b.offsets;
+        // a topic deletion's record: the dispatchers forget the topic right there, between its records before and after
         b.reput = new ReputMessageService(commitLog, b.dispatchers, dispatchableEnd, q::getMaxWrotePosition,
-                delayLevels, stats, b.plugins, b.offsets::apply);
+                delayLevels, stats, b.plugins, record -> {
+                    String deleted = consumerOffsets.apply(record) ? OffsetRecordFormat.deletedTopic(record) : null;
+                    if (deleted != null) {
+                        chain.deleteTopic(deleted);
+                    }
+                });
         if (sync) {
             // records become dispatchable when forced: the force wakes the dispatch thread, not every put
             ReputMessageService reput = b.reput;

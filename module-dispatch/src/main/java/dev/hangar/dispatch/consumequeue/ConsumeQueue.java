@@ -67,6 +67,8 @@ final class ConsumeQueue {
     private volatile long minLogicOffset;
     /** Units held until the file exists; null once it does (or for a loaded queue). Guarded by this monitor. */
     private volatile PendingUnits pending;
+    /** Set by {@link #destroy()}: the flush side must make no file for this queue any more. Guarded by this monitor. */
+    private boolean destroyed;
 
     /**
      * A queue whose units go straight to its files (a queue loaded from disk).
@@ -258,7 +260,7 @@ final class ConsumeQueue {
 
     private boolean materializeHeld() {
         PendingUnits held = pending;
-        if (held == null) {
+        if (held == null || destroyed) {
             return true;
         }
         MappedFileQueue files = this.files;
@@ -444,6 +446,31 @@ final class ConsumeQueue {
         }
     }
 
+    /**
+     * Deletes this queue (its topic was deleted): held units are dropped and their budget given back, the files are
+     * destroyed (each unmapped once no reader holds it) and so is the directory. Dispatch thread; the flush side may
+     * be flushing this queue meanwhile, which the file queue allows, and will make no new file for it.
+     */
+    synchronized void destroy() {
+        destroyed = true;
+        PendingUnits held = pending;
+        if (held != null) {
+            held.written();
+        }
+        MappedFileQueue files = this.files;
+        if (files == null) {
+            return;
+        }
+        // a reader or the flusher may hold a file right now: unlink it anyway (the second destroy finds it overdue;
+        // its mapping stays until they let go). Left on the disk, it would be loaded as this queue at the next start.
+        for (MappedFile file : files.mappedFiles()) {
+            if (!file.destroy(0) && !file.destroy(0)) {
+                LOG.error("ConsumeQueue {}-{}: could not delete {} of the deleted topic", topic, queueId, file.fileName());
+            }
+        }
+        files.destroy();
+    }
+
     void shutdown(long intervalForcibly) {
         if (!materialize()) {
             LOG.error("ConsumeQueue {}-{}: units held in memory are lost at shutdown; they are re-dispatched from the "
@@ -453,6 +480,11 @@ final class ConsumeQueue {
         if (files != null) {
             files.shutdown(intervalForcibly);
         }
+    }
+
+    /** This queue's files, or null while its units are held in memory (for tests). */
+    MappedFileQueue fileQueue() {
+        return files;
     }
 
     /** The file queue where no units can be held (see the class comment's invariant). */

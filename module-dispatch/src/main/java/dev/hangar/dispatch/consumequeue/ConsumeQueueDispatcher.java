@@ -328,6 +328,11 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
         return first;
     }
 
+    /** The queue of {@code topic} and {@code queueId}, or null (for tests). */
+    ConsumeQueue queue(String topic, int queueId) {
+        return find(topic, queueId);
+    }
+
     /** Unit bytes new queues hold in memory now (for tests and stats). */
     long heldUnitBytes() {
         return pendingUnits.heldBytes();
@@ -340,6 +345,31 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
         if (deleted[0] > 0) {
             LOG.info("deleted {} ConsumeQueue files below commit-log offset {}", deleted[0], minCommitLogOffset);
         }
+    }
+
+    /**
+     * Forgets every queue of {@code topic} and deletes its files and directory (dispatch thread). Readers that found a
+     * queue before it left the map keep reading it safely: its files are unmapped only once no reader holds them
+     * (see {@code ReferenceCounted} in module-store-spi), and a queue still holding units in memory never makes a file.
+     */
+    @Override
+    public void deleteTopic(String topic) {
+        TopicQueues byId = queues.remove(topic);
+        if (byId == null) {
+            return;
+        }
+        int[] count = {0};
+        byId.forEach(queue -> {
+            queue.destroy();
+            count[0]++;
+        });
+        Path dir = root.resolve(topic);
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            LOG.warn("could not delete {} after deleting topic {}: {}", dir, topic, e.toString());
+        }
+        LOG.info("deleted topic {}: {} ConsumeQueues destroyed", topic, count[0]);
     }
 
     /** Flushes everything, then releases every queue's files. */

@@ -155,6 +155,7 @@ public final class HttpApiServer implements AutoCloseable {
                 .add("GET", "/health", Set.of(), new HealthHandler(store))
                 .add("GET", "/v1/topics", Set.of(), topics::list)
                 .add("GET", "/v1/topics/{topic}", Set.of(), topics::show)
+                .add("DELETE", "/v1/topics/{topic}", TopicDeleteHandler.QUERY, new TopicDeleteHandler(store)::delete)
                 .add("GET", "/v1/topics/{topic}/queues/{q}/offset", TopicHandler.OFFSET_QUERY, topics::offset)
                 .add("GET", "/v1/messages/{msgId}/body", Set.of(), bodies::byId)
                 .add("GET", "/v1/topics/{topic}/queues/{q}/messages/{offset}/body", Set.of(), bodies::byQueueOffset)

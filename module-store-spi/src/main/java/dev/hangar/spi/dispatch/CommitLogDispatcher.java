@@ -50,6 +50,16 @@ public interface CommitLogDispatcher extends AutoCloseable {
     /** Drops everything at or past {@code commitLogOffset}. */
     void truncate(long commitLogOffset);
 
+    /**
+     * Forgets every queue of {@code topic} (RocketMQ's {@code deleteTopics}): its files and directories are deleted
+     * and a later record of the topic starts it again. Called on the dispatching thread, in commit-log order, when it
+     * passes the record that deletes the topic (so after every earlier record of the topic and before every later
+     * one), also when recovery dispatches that record again. Readers that still hold the topic's files must keep
+     * working until they let go. The default does nothing (a dispatcher that keeps nothing per topic).
+     */
+    default void deleteTopic(String topic) {
+    }
+
     /** Forces at least {@code leastPages} dirty pages (0 = everything). */
     default void flush(int leastPages) {
     }

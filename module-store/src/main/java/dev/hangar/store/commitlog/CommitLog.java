@@ -97,6 +97,22 @@ public final class CommitLog {
      */
     public <R> R append(MessageEncoder encoder, String topic, int queueId, boolean takesQueueOffset,
                         AppendOutcome<R> outcome) {
+        return append(encoder, topic, queueId, takesQueueOffset, null, outcome);
+    }
+
+    /**
+     * {@link #append} of the record that deletes {@code deletedTopic}: once it is appended, under the same hold of the
+     * put lock, the topic's queues start again at offset 0. Every record of the topic before it in the log keeps its
+     * old queue offset, every one after it counts from 0, and the dispatcher forgets the old queues when it passes
+     * this record, so no two units ever claim one queue offset.
+     */
+    public <R> R appendTopicDeletion(MessageEncoder encoder, String topic, int queueId, String deletedTopic,
+                                     AppendOutcome<R> outcome) {
+        return append(encoder, topic, queueId, true, deletedTopic, outcome);
+    }
+
+    private <R> R append(MessageEncoder encoder, String topic, int queueId, boolean takesQueueOffset,
+                         String resetTopic, AppendOutcome<R> outcome) {
         // before the lock: finding the topic's counters hashes and compares the topic, which grows with the topic
         // count (100 000 queues: 12 500 topics), and the map may resize; under the lock only an array index is left
         TopicQueueOffsets.TopicCounters counters = takesQueueOffset ? queueOffsets.countersOf(topic) : null;
@@ -128,6 +144,9 @@ public final class CommitLog {
             }
             if (counters != null) {
                 counters.advance(queueId, live.messageCount());
+            }
+            if (resetTopic != null) {
+                queueOffsets.forget(resetTopic);
             }
             return outcome.appended(live);
         } finally {

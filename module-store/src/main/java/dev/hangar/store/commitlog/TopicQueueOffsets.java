@@ -52,6 +52,15 @@ public final class TopicQueueOffsets {
             slotOf(queueId)[indexIn(queueId)] += count;
         }
 
+        /**
+         * Every queue of this topic starts again at 0 (its topic was deleted). In place, because writers hold this
+         * object from before the put lock. Caller holds the put lock (or, in recovery, the table's monitor).
+         */
+        void reset() {
+            next = new long[8];
+            sparse = null;
+        }
+
         private void set(int queueId, long value) {
             slotOf(queueId)[indexIn(queueId)] = value;
         }
@@ -125,6 +134,17 @@ public final class TopicQueueOffsets {
     public synchronized void raise(String topic, int queueId, long next) {
         if (next > next(topic, queueId)) {
             set(topic, queueId, next);
+        }
+    }
+
+    /**
+     * Every queue of {@code topic} starts again at offset 0 (the topic was deleted). Caller holds the put lock, or
+     * nothing puts (recovery).
+     */
+    public synchronized void forget(String topic) {
+        TopicCounters counters = offsets.get(topic);
+        if (counters != null) {
+            counters.reset();
         }
     }
 

@@ -109,6 +109,22 @@ public final class DispatcherChain implements AutoCloseable {
     }
 
     /**
+     * Tells every built-in dispatcher that {@code topic} is deleted (dispatch thread, at the deleting record). A
+     * failure is logged and counted; the other dispatchers are still told. Third-party dispatchers keep their own
+     * data: they see the deleting record as a record of the consumer-offset topic on their own cursor.
+     */
+    public void deleteTopic(String topic) {
+        for (Entry e : builtInArray) {
+            try {
+                e.dispatcher.deleteTopic(topic);
+            } catch (RuntimeException ex) {
+                e.failures.increment();
+                LOG.error("built-in dispatcher {} failed to delete topic {}", e.name, topic, ex);
+            }
+        }
+    }
+
+    /**
      * Ends the batch of every built-in dispatcher ({@link CommitLogDispatcher#endBatch()}): what they held back is
      * published. A failure is handled as a failed dispatch: counted, and the dispatcher's running flag set.
      */

@@ -101,6 +101,11 @@ public final class ConsumerOffsetSnapshots implements AutoCloseable {
         if (!record.topicIs(OffsetRecordFormat.TOPIC_BYTES)) {
             return false;
         }
+        String deletedTopic = OffsetRecordFormat.deletedTopic(record);
+        if (deletedTopic != null) {
+            table.deleteTopic(deletedTopic, record.commitLogOffset());
+            return true;
+        }
         OffsetRecordFormat.Change change = OffsetRecordFormat.decode(record);
         if (change == null) {
             LOG.warn("a record of {} at {} carries no offset change this version understands; ignored",

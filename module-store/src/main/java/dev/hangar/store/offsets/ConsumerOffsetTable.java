@@ -33,6 +33,8 @@ public final class ConsumerOffsetTable {
 
     private final Map<Key, long[]> offsets = new HashMap<>();
     private final Map<String, Long> deletedAt = new HashMap<>();
+    /** Topic deletions by position, as {@link #deletedAt} for groups. */
+    private final Map<String, Long> topicDeletedAt = new HashMap<>();
     private long floor;
     private long version;
 
@@ -40,6 +42,7 @@ public final class ConsumerOffsetTable {
     public synchronized void load(Map<Key, Long> snapshot, long coveredPosition) {
         offsets.clear();
         deletedAt.clear();
+        topicDeletedAt.clear();
         floor = coveredPosition;
         // a loaded offset stands for the records below the covered position: the record at it is newer
         snapshot.forEach((k, v) -> offsets.put(k, new long[] {v, coveredPosition - 1}));
@@ -63,6 +66,10 @@ public final class ConsumerOffsetTable {
         if (deleted != null && deleted > c.position()) {
             return;
         }
+        Long topicDeleted = topicDeletedAt.get(c.topic());
+        if (topicDeleted != null && topicDeleted > c.position()) {
+            return;
+        }
         Key key = new Key(c.group(), c.topic(), c.queueId());
         long[] slot = offsets.get(key);
         if (slot == null) {
@@ -71,6 +78,22 @@ public final class ConsumerOffsetTable {
         } else if (slot[1] < c.position()) {
             slot[0] = c.offset();
             slot[1] = c.position();
+            version++;
+        }
+    }
+
+    /**
+     * Drops every group's offsets of {@code topic} committed before {@code position} (the topic's deletion record);
+     * commits of it from earlier positions are ignored when they come again.
+     */
+    public synchronized void deleteTopic(String topic, long position) {
+        if (position < floor) {
+            return;
+        }
+        Long deleted = topicDeletedAt.get(topic);
+        if (deleted == null || deleted < position) {
+            topicDeletedAt.put(topic, position);
+            offsets.entrySet().removeIf(e -> e.getKey().topic().equals(topic) && e.getValue()[1] < position);
             version++;
         }
     }

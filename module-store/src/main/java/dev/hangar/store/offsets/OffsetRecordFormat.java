@@ -3,6 +3,7 @@ package dev.hangar.store.offsets;
 import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.spi.message.Message;
 import dev.hangar.spi.store.ConsumerOffsets;
+import dev.hangar.store.format.DispatchRecordView;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
  * <pre>
  *   commit:       HANGAR_OFFSET_OP=commit  HANGAR_GROUP=g  HANGAR_TOPIC=t  HANGAR_QUEUE=q  HANGAR_OFFSET=n
  *   delete group: HANGAR_OFFSET_OP=delete  HANGAR_GROUP=g
+ *   delete topic: HANGAR_OFFSET_OP=delete-topic  HANGAR_TOPIC=t   (its queues and every group's offsets of it)
  *   body:         the same, as one readable line (for people reading the topic; never parsed)
  * </pre>
  */
@@ -25,6 +27,7 @@ public final class OffsetRecordFormat {
     static final String OFFSET = "HANGAR_OFFSET";
     static final String COMMIT = "commit";
     static final String DELETE = "delete";
+    static final String DELETE_TOPIC = "delete-topic";
 
     /** A decoded record; {@code position} is its CommitLog offset, which orders every change. */
     public record Change(boolean delete, String group, String topic, int queueId, long offset, long position) {
@@ -47,6 +50,20 @@ public final class OffsetRecordFormat {
     static Message deleteGroup(String group) {
         return new Message(ConsumerOffsets.TOPIC, (DELETE + " " + group).getBytes(StandardCharsets.UTF_8)).queueId(0)
                 .property(OP, DELETE).property(GROUP, group);
+    }
+
+    /** The record that deletes {@code topic}'s queues; appended through {@code CommitLog.appendTopicDeletion}. */
+    public static Message deleteTopic(String topic) {
+        return new Message(ConsumerOffsets.TOPIC, (DELETE_TOPIC + " " + topic).getBytes(StandardCharsets.UTF_8))
+                .queueId(0).property(OP, DELETE_TOPIC).property(TOPIC, topic);
+    }
+
+    /** The topic a record deletes, or null when it is no topic deletion. Cheap for records of other topics. */
+    public static String deletedTopic(DispatchRecordView record) {
+        if (!record.topicIs(TOPIC_BYTES) || !DELETE_TOPIC.equals(record.property(OP))) {
+            return null;
+        }
+        return record.property(TOPIC);
     }
 
     /** The change a record of the internal topic carries, or null when it carries none this version understands. */

@@ -5,6 +5,7 @@ import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.mapped.SelectedRegion;
 import dev.hangar.spi.message.MessageSysFlag;
 import dev.hangar.store.commitlog.TopicQueueOffsets;
+import dev.hangar.store.offsets.OffsetRecordFormat;
 import dev.hangar.store.format.CommitLogRecordFormat;
 import dev.hangar.store.format.CommitLogScanner;
 import dev.hangar.store.format.RecordDecoder;
@@ -232,6 +233,13 @@ public final class CommitLogRecovery {
             return;
         }
         String topic = RecordDecoder.topic(buf, pos);
+        if (OffsetRecordFormat.isInternal(topic)) {
+            // a topic's deletion: its queues counted again from 0 after it, in the log as they did when it was put
+            String deleted = OffsetRecordFormat.deletedTopic(RecordDecoder.toDispatchRequest(buf, pos));
+            if (deleted != null) {
+                offsets.forget(deleted);
+            }
+        }
         int queueId = buf.getInt(pos + CommitLogRecordFormat.QUEUE_ID_OFFSET);
         long queueOffset = buf.getLong(pos + CommitLogRecordFormat.QUEUE_OFFSET_OFFSET);
         offsets.raise(topic, queueId, queueOffset + 1);

@@ -122,6 +122,11 @@ public final class ReputMessageService implements Runnable {
         publishedOffset = offset;
     }
 
+    /** The CommitLog offset below which every record is dispatched and published to readers. */
+    public long publishedOffset() {
+        return publishedOffset;
+    }
+
     /** Bytes visible in the CommitLog but not yet dispatched and published by every built-in dispatcher. */
     public long behindBytes() {
         return Math.max(0, visibleEnd.getAsLong() - publishedOffset);
