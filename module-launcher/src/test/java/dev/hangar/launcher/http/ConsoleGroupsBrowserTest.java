@@ -140,9 +140,19 @@ class ConsoleGroupsBrowserTest {
         }
     }
 
+    /**
+     * Commits once the queue is there: a put is acknowledged before the dispatch thread makes its queue, and a commit
+     * to a queue not made yet is a 404 (seen on a loaded machine), so a 404 is retried for a while.
+     */
     private static void commit(String group, String topic, int queue, long offset) throws Exception {
-        var r = api.post("/v1/groups/" + group + "/topics/" + topic + "/queues/" + queue + "/offset",
-                "{\"offset\":" + offset + "}");
+        String path = "/v1/groups/" + group + "/topics/" + topic + "/queues/" + queue + "/offset";
+        String body = "{\"offset\":" + offset + "}";
+        long deadline = System.currentTimeMillis() + 20_000;
+        var r = api.post(path, body);
+        while (r.statusCode() == 404 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+            r = api.post(path, body);
+        }
         assertEquals(200, r.statusCode(), r.body());
     }
 
