@@ -31,9 +31,9 @@ import org.slf4j.LoggerFactory;
  * The {@code consume-queue} dispatcher: one {@link ConsumeQueue} per topic and queue id under
  * {@code <storeRoot>/consumequeue/<topic>/<queueId>/}, and their read side.
  *
- * <p>Thread-safety: {@link #dispatch} from the one reput thread; {@link #load} and {@link #truncate} while nothing
- * dispatches; {@link #flush} from the flush thread and {@link #deleteExpired} from the clean thread, concurrently
- * with dispatch; every {@link ConsumeQueueView} method from any thread.
+ * <p>Thread-safety: {@link #dispatch} and {@link #deleteTopic} from the one reput thread, in log order; {@link #load}
+ * and {@link #truncate} while nothing dispatches; {@link #flush} from the flush thread and {@link #deleteExpired} from
+ * the clean thread, concurrently with dispatch; every {@link ConsumeQueueView} method from any thread.
  */
 public final class ConsumeQueueDispatcher implements CommitLogDispatcher, ConsumeQueueView {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumeQueueDispatcher.class);
@@ -350,7 +350,7 @@ public final class ConsumeQueueDispatcher implements CommitLogDispatcher, Consum
     /**
      * Forgets every queue of {@code topic} and deletes its files and directory (dispatch thread). Readers that found a
      * queue before it left the map keep reading it safely: its files are unmapped only once no reader holds them
-     * (see {@code ReferenceCounted} in module-store-spi), and a queue still holding units in memory never makes a file.
+     * (see {@code ReferenceCounted} in module-mmap), and a queue still holding units in memory never makes a file.
      */
     @Override
     public void deleteTopic(String topic) {
