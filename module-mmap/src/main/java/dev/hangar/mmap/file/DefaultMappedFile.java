@@ -49,8 +49,8 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
     private volatile boolean unmapped;
     private volatile boolean memoryLocked;
     private volatile long storeTimestamp;
-    private final boolean createdFile;
     private final FileSpace space;
+    /** The directories made for this file when this object created it; null for a file that existed. */
     private final List<Path> createdDirectories;
 
     protected final AtomicInteger wrotePosition = new AtomicInteger();
@@ -92,7 +92,6 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
                 throw e;
             }
         }
-        this.createdFile = file.created();
         this.createdDirectories = file.createdDirectories();
         if (keepChannelOpen) {
             this.channel = opened;
@@ -103,12 +102,12 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
 
     /** True when this object created the file (or found it empty) and gave it its length. */
     protected final boolean createdFile() {
-        return createdFile;
+        return createdDirectories != null;
     }
 
     /** The directories made for this file when it was created, outermost first; empty for a file that existed. */
     protected final List<Path> createdDirectories() {
-        return createdDirectories;
+        return createdDirectories == null ? List.of() : createdDirectories;
     }
 
     private void mapThrough(FileChannel opened) throws IOException {

@@ -52,10 +52,15 @@ public enum FileSpace {
     }
 
     /**
-     * A file {@link #open} opened: its channel (the caller owns it), whether it was new (no bytes yet), and the
-     * directories made for it (outermost first; empty for a file that existed).
+     * A file {@link #open} opened: its channel (the caller owns it) and, for a new file (no bytes yet), the directories
+     * made for it, outermost first; null for a file that existed.
      */
-    record Opened(FileChannel channel, boolean created, List<Path> createdDirectories) {
+    record Opened(FileChannel channel, List<Path> createdDirectories) {
+
+        /** True when the file was new and got its length here. */
+        boolean created() {
+            return createdDirectories != null;
+        }
     }
 
     /**
@@ -66,7 +71,7 @@ public enum FileSpace {
      */
     Opened open(Path path, int length, NativeMemory nativeMemory) throws IOException {
         if (this == READ_ONLY) {
-            return new Opened(FileChannel.open(path, StandardOpenOption.READ), false, List.of());
+            return new Opened(FileChannel.open(path, StandardOpenOption.READ), null);
         }
         List<Path> createdDirectories = DurableFiles.createDirectories(path.getParent());
         if (this == SPARSE) {
@@ -88,7 +93,7 @@ public enum FileSpace {
                 throw e;
             }
         }
-        return new Opened(opened, created, createdDirectories);
+        return new Opened(opened, created ? createdDirectories : null);
     }
 
     /**
@@ -103,7 +108,7 @@ public enum FileSpace {
             if (created) {
                 file.setLength(length);
             }
-            return new Opened(file.getChannel(), created, created ? createdDirectories : List.of());
+            return new Opened(file.getChannel(), created ? createdDirectories : null);
         } catch (IOException | RuntimeException e) {
             file.close();
             throw e;
