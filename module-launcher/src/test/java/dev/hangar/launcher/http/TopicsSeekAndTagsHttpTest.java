@@ -39,7 +39,10 @@ class TopicsSeekAndTagsHttpTest {
         }
         for (int i = 0; i < 10; i++) {
             put("Timed", i % 2, "x", "m" + i);
-            Thread.sleep(2);
+            long stored = System.currentTimeMillis(); // not before the message's store time
+            while (System.currentTimeMillis() <= stored) {
+                Thread.onSpinWait(); // each message in a later millisecond: distinct store times to seek between
+            }
         }
         assertTrue(ApiServerFixture.eventually(() -> api.store.getMaxOffsetInQueue("Timed", 1) == 5));
         assertTrue(api.store.consumerOffsets().commit("g", "Timed", 0, 1).isCommitted());

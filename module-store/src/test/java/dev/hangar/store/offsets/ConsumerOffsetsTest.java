@@ -178,9 +178,9 @@ class ConsumerOffsetsTest {
     void resetMovesEveryQueueToEarliestLatestOrATime() throws Exception {
         try (DefaultMessageStore store = TestStores.started(dir)) {
             fill(store, "T", 3, 4);
-            Thread.sleep(20);
-            long between = System.currentTimeMillis();
-            Thread.sleep(20);
+            // a time after every store timestamp of the first puts and before every one of the next
+            long between = nextMillisecond(System.currentTimeMillis());
+            nextMillisecond(between);
             fill(store, "T", 3, 2);
             ConsumerOffsets offsets = store.consumerOffsets();
             OffsetCommitResult latest = offsets.reset("r", "T", ResetPoint.latest());
@@ -297,5 +297,14 @@ class ConsumerOffsetsTest {
         }
         assertEquals(before, Files.readString(file));
         assertEquals(modified, Files.getLastModifiedTime(file).toMillis());
+    }
+
+    /** Waits until the clock has passed {@code millis}; returns the new time (a condition, not a guessed sleep). */
+    private static long nextMillisecond(long millis) {
+        long now;
+        while ((now = System.currentTimeMillis()) <= millis) {
+            Thread.onSpinWait();
+        }
+        return now;
     }
 }
