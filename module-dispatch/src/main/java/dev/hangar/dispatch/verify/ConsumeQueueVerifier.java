@@ -120,7 +120,7 @@ public final class ConsumeQueueVerifier {
         }
         for (Map.Entry<Long, Path> e : files.entrySet()) {
             Path path = e.getValue();
-            long length = Files.size(path);
+            long length = tail.length(path);
             if (tail.isNeverWritten(path)) {
                 // its load deletes it: worth a warning, not the wrong-size error below
                 report.warning(path, -1, TailFiles.neverWrittenFinding(length, fileSize));

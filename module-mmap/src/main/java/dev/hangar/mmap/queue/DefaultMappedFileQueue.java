@@ -124,7 +124,7 @@ public final class DefaultMappedFileQueue implements MappedFileQueue {
         List<MappedFile> loaded = new ArrayList<>();
         try {
             for (Path file : files) {
-                long length = Files.size(file);
+                long length = tail.length(file);
                 if (tail.isNeverWritten(file)) {
                     setAsideNeverWritten(file, length);
                     continue;

@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Tells files a power cut left unwritten at the end of a log of equally sized files from damage. One rule, used by
@@ -32,8 +34,14 @@ public final class TailFiles {
      * @param neverWritten short, all-zero files at the end, oldest first
      * @param shortNewest  the short file holding data to extend, or null
      * @param damage       a short file followed by one holding data: a message naming both, or null
+     * @param lengths      each file's length as read for the verdict (one {@code stat} per file at load)
      */
-    public record Verdict(List<Path> neverWritten, Path shortNewest, String damage) {
+    public record Verdict(List<Path> neverWritten, Path shortNewest, String damage, Map<Path, Long> lengths) {
+
+        /** The length of {@code file} as the verdict read it. */
+        public long length(Path file) {
+            return lengths.get(file);
+        }
 
         /** True when every file but the never-written ones can be loaded as it is (after extending shortNewest). */
         public boolean loadable() {
@@ -55,18 +63,23 @@ public final class TailFiles {
      */
     public static Verdict classify(List<Path> files, long configuredSize) throws IOException {
         List<Path> neverWritten = new ArrayList<>();
+        Map<Path, Long> lengths = new HashMap<>();
+        for (Path file : files) {
+            lengths.put(file, Files.size(file));
+        }
         Path shortNewest = null;
         Path firstShort = null;
         long firstShortLength = 0;
         for (Path file : files) {
-            long length = Files.size(file);
+            long length = lengths.get(file);
             boolean isShort = length < configuredSize;
             boolean holdsData = !isShort || !allZero(file);
             if (firstShort != null && holdsData) {
-                return new Verdict(List.of(), null, firstShort + " is " + firstShortLength + " bytes, shorter than the "
-                        + "configured size " + configuredSize + ", but the later file " + file + " holds data: a file in "
-                        + "the middle of the log lost bytes (a damaged disk or a copy cut short), or the files were "
-                        + "written with another mapped file size; restore the file from a copy or check that setting");
+                return new Verdict(List.of(), null, firstShort + " is " + firstShortLength + " bytes, shorter than "
+                        + "the configured size " + configuredSize + ", but the later file " + file + " holds data: a "
+                        + "file in the middle of the log lost bytes (a damaged disk or a copy cut short), or the files "
+                        + "were written with another mapped file size; restore the file from a copy or check that "
+                        + "setting", lengths);
             }
             if (isShort && firstShort == null) {
                 firstShort = file;
@@ -80,7 +93,7 @@ public final class TailFiles {
                 neverWritten.add(file);
             }
         }
-        return new Verdict(List.copyOf(neverWritten), shortNewest, null);
+        return new Verdict(List.copyOf(neverWritten), shortNewest, null, lengths);
     }
 
     /** What {@code verify} says of a never-written file: the same as a writer's load does with it. */

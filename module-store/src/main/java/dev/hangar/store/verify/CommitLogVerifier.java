@@ -57,7 +57,7 @@ final class CommitLogVerifier {
         for (Map.Entry<Long, Path> e : files.entrySet()) {
             long start = e.getKey();
             Path path = e.getValue();
-            long length = Files.size(path);
+            long length = tail.length(path);
             if (tail.isNeverWritten(path)) {
                 // the queue's load deletes it: worth a warning, not the wrong-size error below
                 report.warning(path, -1, TailFiles.neverWrittenFinding(length, fileSize));
