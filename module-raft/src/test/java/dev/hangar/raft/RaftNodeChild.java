@@ -22,7 +22,8 @@ import java.util.List;
 /**
  * One raft node in its own process, for the kill -9 tests: {@code dir peers selfId provider writers queues}. While
  * it leads, {@code writers} threads put messages with unique bodies and append each acknowledged one to
- * {@code dir/../<selfId>.acks} (written per put, so a kill -9 loses none of the record). Every 50 ms it writes its
+ * {@code dir/../<selfId>.acks} (written per put, so a kill -9 loses none of the record); a reader thread records
+ * every message it reads to {@code <selfId>.reads}. Every 50 ms it writes its
  * view to {@code dir/../<selfId>.status} ({@code ROLE ready term committed}). On "dump" from stdin it waits until its
  * committed offset reaches the number given, writes every queue's bodies in queue order to {@code <selfId>.dump},
  * and on "stop" closes the store and exits 0.
@@ -49,6 +50,9 @@ public final class RaftNodeChild {
             t.start();
             threads.add(t);
         }
+        Thread reader = new Thread(() -> read(store, base.resolve(self + ".reads"), queues), "reader");
+        reader.setDaemon(true);
+        reader.start();
         Thread status = new Thread(() -> {
             while (true) {
                 try {
@@ -128,6 +132,36 @@ public final class RaftNodeChild {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * A consumer on this node: follows every queue from offset 0 and records each message it reads
+     * ({@code queue offset body}), so the harness can check that no node ever showed a message that is not in the
+     * final log at that place (a read of bytes a later leader cut).
+     */
+    private static void read(DefaultMessageStore store, Path file, int queues) {
+        long[] next = new long[queues];
+        try (OutputStream out = new FileOutputStream(file.toFile(), true)) {
+            while (true) {
+                boolean any = false;
+                for (int q = 0; q < queues; q++) {
+                    GetMessageResult r = store.getMessage("reader", "T", q, next[q], 64, MessageFilter.ALL);
+                    StringBuilder lines = new StringBuilder();
+                    for (StoredMessage m : r.messages()) {
+                        lines.append(q).append(' ').append(m.queueOffset()).append(' ')
+                                .append(new String(m.body(), StandardCharsets.UTF_8)).append('\n');
+                        next[q] = m.queueOffset() + 1;
+                        any = true;
+                    }
+                    out.write(lines.toString().getBytes(StandardCharsets.UTF_8));
+                }
+                if (!any) {
+                    Thread.sleep(5);
+                }
+            }
+        } catch (Exception e) {
+            // the store closed
         }
     }
 
