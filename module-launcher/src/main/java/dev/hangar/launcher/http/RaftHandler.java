@@ -36,7 +36,7 @@ final class RaftHandler {
     static final Set<String> PEER_QUERY = Set.of("peer");
     /** How long a change may take before the answer is a 504: a new member first catches up. */
     static final Duration CHANGE_BOUND = Duration.ofSeconds(60);
-    private static final Pattern PEER_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+    private static final Pattern PEER_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
     /** {@code id@host:port}, the host a name, an IPv4 address or a bracketed IPv6 address. */
     private static final Pattern PEER = Pattern.compile("([^@]+)@(\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9.-]+):([0-9]{1,5})");
 
@@ -98,8 +98,8 @@ final class RaftHandler {
 
     private static String peerId(String id) {
         if (!PEER_ID.matcher(id).matches()) {
-            throw ApiException.badRequest("a peer id is 1-64 letters, digits, '.', '_' or '-', starting with a letter "
-                    + "or digit, not '" + UriCodec.shorten(id) + "'");
+            throw ApiException.badRequest("a peer id is 1-64 letters, digits, '_' or '-' (as in raft.peers), "
+                    + "not '" + UriCodec.shorten(id) + "'");
         }
         return id;
     }
