@@ -4,11 +4,15 @@ import static dev.hangar.launcher.http.ApiServerFixture.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hangar.launcher.StoreLauncher;
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.ha.ConsensusStatus;
 import dev.hangar.store.DefaultMessageStore;
 import dev.hangar.store.assembly.ProviderRegistry;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -168,6 +172,26 @@ class RaftEndToEndHttpTest {
         assertEquals(leaderId, raft.get("leaderId"));
         String metrics = send(plain, get(urls.get(leader) + "/metrics")).body();
         assertTrue(metrics.lines().anyMatch("hangar_raft_is_leader 1"::equals), metrics);
+
+        // the CLI against the leader: every follower's match offset reaches the leader's end
+        long end = stores.get(leader).getMaxPhyOffset();
+        for (int i = 0; i < 3; i++) {
+            String id = "n" + i;
+            await(id + "'s match offset " + end + " on the leader", () -> status(leader).peers().stream()
+                    .anyMatch(p -> p.id().equals(id) && p.matchOffset() == end));
+        }
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = StoreLauncher.run(new String[] {"raft", "status", "--url", urls.get(leader)}, Map.of(),
+                InputStream.nullInputStream(), new PrintWriter(out), new PrintWriter(err));
+        assertEquals(0, code, out + "\n" + err);
+        List<String> lines = out.toString().lines().toList();
+        assertEquals("node " + leaderId + ": LEADER, term " + status(leader).term(), lines.get(0), out.toString());
+        for (int i = 0; i < 3; i++) {
+            String id = "n" + i;
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith(id + " ") && l.matches(".*\\s" + end + "\\s+0\\s.*")),
+                    id + " with match offset " + end + " and lag 0:\n" + out);
+        }
     }
 
     @Test
