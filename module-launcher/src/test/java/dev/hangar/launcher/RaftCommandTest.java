@@ -102,6 +102,24 @@ class RaftCommandTest {
     }
 
     @Test
+    void aFollowerNamesTheLeaderWhereThePeersProgressIsKnown() throws IOException {
+        String url = serve(Map.of("haService", "test-consensus"));
+        node().set(new ConsensusStatus("n2", "FOLLOWER", false, 12, "n1", "http://10.0.0.1:8080", 8192, 8192,
+                List.of(new ConsensusStatus.Peer("n1", "10.0.0.1:9870", -1, -1, -1),
+                        new ConsensusStatus.Peer("n2", "10.0.0.2:9870", -1, -1, -1)), ""));
+        LauncherRun run = raft("status", "--url", url);
+        assertEquals(0, run.code(), run.toString());
+        List<String> lines = run.lines();
+        assertEquals("node n2: FOLLOWER, term 12", lines.get(0), run.toString());
+        assertEquals("leader: n1 (http://10.0.0.1:8080)", lines.get(1));
+        assertEquals(List.of("n1", "(leader)", "10.0.0.1:9870", "-", "-", "-"), List.of(lines.get(4).split("\\s+")));
+        assertEquals(List.of("n2", "(this", "node)", "10.0.0.2:9870", "-", "-", "-"),
+                List.of(lines.get(5).split("\\s+")));
+        assertEquals("each peer's progress is known on the leader: raft status --url http://10.0.0.1:8080",
+                lines.get(6));
+    }
+
+    @Test
     void aFollowerWithoutALeaderSaysSoWithTheProblem() throws IOException {
         String url = serve(Map.of("haService", "test-consensus"));
         node().set(new ConsensusStatus("n2", "CANDIDATE", false, 13, "", "", 8192, 8192, List.of(

@@ -49,7 +49,7 @@ final class NodeApi {
             }
         } catch (URISyntaxException e) {
             throw new LauncherException("--url must be http://HOST:PORT of a running store-launcher serve, not '"
-                    + url + "'", e, StoreLauncher.EXIT_USAGE);
+                    + url + "'", null, StoreLauncher.EXIT_USAGE);
         }
         this.base = trimmed;
         this.token = token;

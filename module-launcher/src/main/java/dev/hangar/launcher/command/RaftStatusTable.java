@@ -44,6 +44,9 @@ final class RaftStatusTable {
             }
         }
         printTable(out, rows);
+        if (!"LEADER".equals(s.get("role")) && !address.isEmpty()) {
+            out.println("each peer's progress is known on the leader: raft status --url " + address);
+        }
     }
 
     private static String text(Object o) {
