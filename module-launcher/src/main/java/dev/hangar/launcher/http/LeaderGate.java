@@ -11,8 +11,9 @@ import java.util.Optional;
  * Sends the writes that reach a node of a consensus group (a {@code raft} node) which is not a ready leader to the
  * leader: {@code 307 Temporary Redirect} to the leader's serve address with the same path and query (a client that
  * follows it, {@code curl -L} or the JDK's client, sends the same method and body there), or {@code 503} with the
- * reason while there is no leader or its address is unknown. It decides from the group's status alone, before the
- * handler reads the body; the body is read and discarded by the answer (see {@link ApiExchange#respond}), so the
+ * reason while there is no leader or its address is unknown. It decides from the store's put check (the one every
+ * put passes: {@link DefaultMessageStore#replicationPutRefusal()}) and the group's status, before the handler reads
+ * the body; the body is read and discarded by the answer (see {@link ApiExchange#respond}), so the
  * connection stays usable. On a store without a consensus group, and on the ready leader, the handler runs as
  * before. Thread-safe.
  */
@@ -26,17 +27,13 @@ final class LeaderGate {
     /** {@code write}, run only where writes are taken; elsewhere the request is redirected or refused. */
     Router.Handler writes(Router.Handler write) {
         return exchange -> {
+            // the store's own put check first: it is cheap, where the group's full status is built per call
             Optional<ConsensusGroup> group = store.consensus();
-            if (group.isEmpty()) {
+            if (group.isEmpty() || store.replicationPutRefusal() == null) {
                 write.handle(exchange);
                 return;
             }
-            ConsensusStatus s = group.get().status();
-            if (s.isLeader() && s.leaderReady()) {
-                write.handle(exchange);
-                return;
-            }
-            redirectOrRefuse(exchange, s);
+            redirectOrRefuse(exchange, group.get().status());
         };
     }
 
