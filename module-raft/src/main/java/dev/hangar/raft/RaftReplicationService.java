@@ -294,7 +294,8 @@ final class RaftReplicationService implements ReplicationService {
                     throw new IllegalStateException("cannot " + what + ": " + reply.getException());
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot " + what + ": " + e.getMessage(), e);
+                Throwable cause = e.getCause() != null ? e.getCause() : e;
+                throw new UncheckedIOException("cannot " + what + ": " + cause, e);
             } finally {
                 current.setContextClassLoader(before);
             }
