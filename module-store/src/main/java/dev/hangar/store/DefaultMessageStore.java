@@ -159,7 +159,17 @@ public final class DefaultMessageStore implements MessageStore {
 
     /** True unless this store is a node of a consensus group that does not lead it now (its puts are refused). */
     boolean leadsItsGroup() {
-        return consensus().map(g -> g.status().leaderReady()).orElse(true);
+        return replicationPutRefusal() == null;
+    }
+
+    /**
+     * Why the replication provider has this store take no puts now (a {@code raft} node that is not the ready
+     * leader), or null when it takes them or runs no such provider: the same check the store makes on every put, so
+     * cheap; the HTTP API reads it on every write to redirect it to the leader before reading its body.
+     */
+    public String replicationPutRefusal() {
+        StoreRuntime rt = runtime;
+        return rt == null || rt.replication() == null ? null : rt.replication().putRefusal();
     }
 
     /** Package-private: the launcher reads it through {@link LauncherAccess}, embedders through {@link #statsSnapshot()}. */
