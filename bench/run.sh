@@ -6,6 +6,9 @@
 #   bench/run.sh --help     every option
 #   bench/run.sh --replication [HaBench options]   master + slave replication (HaBench, a few minutes); writes
 #                           only the "Replication" section of docs/BENCHMARKS.md
+#   bench/run.sh --raft [RaftBench options]   three-node Raft groups, Hangar (haService=raft) against RocketMQ's
+#                           DLedger CommitLog, one JVM per node (RaftBench, about 10 minutes with the defaults);
+#                           writes only the "Raft replication" section of docs/BENCHMARKS.md
 # Needs the hangar modules in ~/.m2 (mvn install of the reactor) and RocketMQ 4.9.8 in the local repository.
 # BENCH_MVN_ARGS is passed to that mvn call, e.g. BENCH_MVN_ARGS=-Dmaven.repo.local=/path/to/repo.
 set -euo pipefail
@@ -18,6 +21,10 @@ if [ "${1:-}" = "--replication" ]; then
   shift
   main=dev.hangar.bench.HaBench
   set -- --docs "$root/docs/BENCHMARKS.md" --out "$here/target/HA-BENCH.md" "$@"
+elif [ "${1:-}" = "--raft" ]; then
+  shift
+  main=dev.hangar.bench.RaftBench
+  set -- --docs "$root/docs/BENCHMARKS.md" --out "$here/target/RAFT-BENCH.md" "$@"
 fi
 # BENCH_JAVA_OPTS: extra JVM options for a diagnosis run, e.g. -Xlog:gc*,safepoint:file=/tmp/gc.log
 # AlwaysPreTouch: fault the heap in at start (as RocketMQ's runbroker.sh does) so that no engine's puts pay a first
