@@ -34,6 +34,8 @@ final class RaftCluster implements AutoCloseable {
         private final Writer commands;
         private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
         private final List<Long> acks = new ArrayList<>();
+        /** Set once the node's stdout ended: it printed everything it will. */
+        private volatile boolean ended;
 
         Node(String id, Process process) {
             this.id = id;
@@ -63,7 +65,9 @@ final class RaftCluster implements AutoCloseable {
                     }
                 }
             } catch (IOException e) {
-                // the node died: a command waiting for a reply times out and says so
+                // the node died: a command waiting for a reply sees it ended
+            } finally {
+                ended = true;
             }
         }
 
@@ -72,7 +76,12 @@ final class RaftCluster implements AutoCloseable {
             try {
                 commands.write(command + "\n");
                 commands.flush();
-                String reply = replies.poll(timeoutSeconds, TimeUnit.SECONDS);
+                String reply = null;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+                // a node that died answers nothing: stop waiting once its output ended and is read
+                while (reply == null && System.nanoTime() < deadline && (!ended || !replies.isEmpty())) {
+                    reply = replies.poll(100, TimeUnit.MILLISECONDS);
+                }
                 if (reply == null || !reply.startsWith(expect + " ") && !reply.equals(expect)) {
                     throw new IllegalStateException("node " + id + " answered \"" + command + "\" with " + reply
                             + (process.isAlive() ? "" : " (it exited with " + process.exitValue() + ")"));
@@ -131,7 +140,7 @@ final class RaftCluster implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             close();
-            throw new IllegalStateException(engine + " nodes did not start (see the node-*.log files in " + dir
+            throw new IllegalStateException(engine + " nodes did not start (see the n*.log files in " + dir
                     + "): " + e.getMessage(), e);
         }
     }
