@@ -5,6 +5,7 @@ import dev.hangar.spi.ha.ConsensusStatus;
 import dev.hangar.spi.message.Message;
 import dev.hangar.spi.store.PutMessageResult;
 import dev.hangar.store.DefaultMessageStore;
+import dev.hangar.store.assembly.ProviderRegistry;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
@@ -22,8 +23,10 @@ final class HangarRaftNodeStore implements RaftNodeStore {
     HangarRaftNodeStore(Path dir, String peers, String selfId, String ack, int fileSize, int messageSize) {
         this.dir = dir;
         this.body = Bodies.of(messageSize, 0);
-        StoreConfig.Builder b = StoreConfig.builder()
-                .set("storePathRootDir", dir.toString(), "bench")
+        StoreConfig.Builder b = StoreConfig.builder();
+        // the raft.* keys are the provider's own: found on the class path, declared as the launcher does
+        ProviderRegistry.discover(null).declaredKeys().forEach(b::declare);
+        b.set("storePathRootDir", dir.toString(), "bench")
                 .set("mappedFileSizeCommitLog", Integer.toString(fileSize), "bench")
                 .set("haService", "raft", "bench")
                 .set("raft.peers", peers, "bench")

@@ -14,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
  * its own ({@link RaftNode}) on loopback, 1 KiB messages, the load generated inside the leader's JVM.
  *
  * <pre>
- *   bench/run.sh --raft [--rounds N] [--messages N] [--warmup N] [--engines hangar,dledger] [--ack MAJORITY|ALL]
+ *   bench/run.sh --raft [--rounds N] [--messages N] [--closed-messages N] [--warmup N] [--engines hangar,dledger] [--ack MAJORITY|ALL]
  *                       [--dir DIR] [--out FILE] [--docs FILE]
  * </pre>
  * Each round starts a fresh group per engine, in an order shuffled per round (seeded, so a run repeats it), and
@@ -53,7 +53,7 @@ public final class RaftBench {
                 rounds.add(r);
             }
         }
-        RaftReport report = new RaftReport(rounds, o.engines, o.messages, o.warmup, o.ack, machine, loadBefore,
+        RaftReport report = new RaftReport(rounds, o.engines, o.messages, o.closedMessages, o.warmup, o.ack, machine, loadBefore,
                 RaftReport.loadAverage());
         Files.createDirectories(o.out.toAbsolutePath().getParent());
         Files.writeString(o.out, report.fullReport());
@@ -76,8 +76,8 @@ public final class RaftBench {
             double electedSeconds = (System.nanoTime() - started) / 1e9;
             leader.call("load " + o.warmup + " 4 256", "LOADED", 600);
             RaftReport.Row inFlight = row(cluster, leader, o.messages, 4, 256);
-            RaftReport.Row closed = row(cluster, leader, o.messages, 16, 1);
-            RaftReport.Disk disk = disk(cluster, leader, o.warmup + 2L * o.messages - inFlight.failed()
+            RaftReport.Row closed = row(cluster, leader, o.closedMessages, 16, 1);
+            RaftReport.Disk disk = disk(cluster, leader, o.warmup + o.messages + o.closedMessages - inFlight.failed()
                     - closed.failed());
             RaftReport.Failover failover = failover(cluster, leader);
             return new RaftReport.Round(engine, round, electedSeconds, inFlight, closed, disk, failover,
@@ -107,20 +107,23 @@ public final class RaftBench {
         }
         int leaderIndex = nodes.indexOf(leader);
         return new RaftReport.Row(threads, inFlight, messages, Long.parseLong(loaded[1]) / 1e9,
-                Long.parseLong(loaded[2]), Long.parseLong(loaded[3]), used, leaderIndex);
+                Long.parseLong(loaded[2]), Long.parseLong(loaded[3]), Long.parseLong(loaded[4]),
+                Long.parseLong(loaded[5]), used, leaderIndex);
     }
 
     /** The logs' blocks on disk on every node, after {@code messages} acknowledged puts (and the writer's none yet). */
     private static RaftReport.Disk disk(RaftCluster cluster, RaftCluster.Node leader, long messages) {
         cluster.awaitCaughtUp(leader, 120);
+        List<Long> logEnd = new ArrayList<>();
         List<Long> messageLog = new ArrayList<>();
         List<Long> raftLog = new ArrayList<>();
         for (RaftCluster.Node n : cluster.nodes()) {
+            logEnd.add(Long.parseLong(n.status()[3]));
             String[] dirs = n.call("dirs", "DIRS", 30).split(" ");
             messageLog.add(DiskUsage.of(Path.of(dirs[1])));
             raftLog.add(Files.exists(Path.of(dirs[2])) ? DiskUsage.of(Path.of(dirs[2])) : 0L);
         }
-        return new RaftReport.Disk(messages, messageLog, raftLog, cluster.nodes().indexOf(leader));
+        return new RaftReport.Disk(messages, logEnd, messageLog, raftLog, cluster.nodes().indexOf(leader));
     }
 
     /**
@@ -195,12 +198,13 @@ public final class RaftBench {
     }
 
     /** The command line. */
-    record Options(int rounds, int messages, int warmup, List<String> engines, String ack, Path dir, Path out,
+    record Options(int rounds, int messages, int closedMessages, int warmup, List<String> engines, String ack, Path dir, Path out,
                    Path docs) {
         static Options parse(String[] args) {
             int rounds = 5;
-            int messages = 30_000;
-            int warmup = 15_000;
+            int messages = 20_000;
+            int closedMessages = 3_000;
+            int warmup = 5_000;
             List<String> engines = List.of(HANGAR, DLEDGER);
             String ack = "MAJORITY";
             Path dir = Path.of(System.getProperty("java.io.tmpdir"));
@@ -210,6 +214,7 @@ public final class RaftBench {
                 switch (args[i]) {
                     case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                     case "--messages" -> messages = Integer.parseInt(args[++i]);
+                    case "--closed-messages" -> closedMessages = Integer.parseInt(args[++i]);
                     case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                     case "--engines" -> engines = List.of(args[++i].split(","));
                     case "--ack" -> ack = args[++i];
@@ -217,7 +222,7 @@ public final class RaftBench {
                     case "--out" -> out = Path.of(args[++i]);
                     case "--docs" -> docs = Path.of(args[++i]);
                     default -> throw new IllegalArgumentException("unknown option " + args[i] + " (options: --rounds N"
-                            + " --messages N --warmup N --engines hangar,dledger --ack MAJORITY|ALL --dir DIR"
+                            + " --messages N --closed-messages N --warmup N --engines hangar,dledger --ack MAJORITY|ALL --dir DIR"
                             + " --out FILE --docs FILE)");
                 }
             }
@@ -226,10 +231,11 @@ public final class RaftBench {
                     throw new IllegalArgumentException("unknown engine " + e + " (hangar, dledger)");
                 }
             }
-            if (rounds < 1 || messages < 1 || warmup < 1) {
-                throw new IllegalArgumentException("--rounds, --messages and --warmup must be at least 1");
+            if (rounds < 1 || messages < 1 || closedMessages < 1 || warmup < 1) {
+                throw new IllegalArgumentException("--rounds, --messages, --closed-messages and --warmup must be at"
+                        + " least 1");
             }
-            return new Options(rounds, messages, warmup, engines, ack, dir, out, docs);
+            return new Options(rounds, messages, closedMessages, warmup, engines, ack, dir, out, docs);
         }
     }
 }

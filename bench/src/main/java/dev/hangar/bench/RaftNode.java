@@ -1,5 +1,6 @@
 package dev.hangar.bench;
 
+import dev.hangar.spi.flush.LatencyHistogram;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -21,7 +22,7 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  *   args: ENGINE DIR SELF_ID PEERS FILE_SIZE MESSAGE_SIZE ACK     (PEERS: n0@127.0.0.1:P0,n1@...,n2@...)
  *   status                          -> STATUS leader ready maxOffset
- *   load MESSAGES THREADS IN_FLIGHT -> LOADED nanos failed bytes   (IN_FLIGHT 1: closed-loop threads)
+ *   load MESSAGES THREADS IN_FLIGHT -> LOADED nanos failed bytes p50Nanos p99Nanos  (IN_FLIGHT 1: closed loop)
  *   writer INTERVAL_MS              -> WRITING; starts a writer that puts every INTERVAL_MS while this node is leader and
  *                                      prints ACK nanoTime for each acknowledged put (System.nanoTime is
  *                                      CLOCK_MONOTONIC on Linux, the same clock in every JVM of the host)
@@ -98,25 +99,32 @@ public final class RaftNode {
         AtomicInteger next = new AtomicInteger();
         AtomicLong failed = new AtomicLong();
         AtomicLong bytes = new AtomicLong();
+        LatencyHistogram latency = new LatencyHistogram();
         List<Thread> workers = new ArrayList<>();
         long begin = System.nanoTime();
         for (int t = 0; t < threads; t++) {
-            Thread w = new Thread(() -> work(store, messages, inFlight, next, failed, bytes), "raft-bench-put-" + t);
+            Thread w = new Thread(() -> work(store, messages, inFlight, next, failed, bytes, latency),
+                    "raft-bench-put-" + t);
             workers.add(w);
             w.start();
         }
         for (Thread w : workers) {
             w.join();
         }
-        return "LOADED " + (System.nanoTime() - begin) + " " + failed.get() + " " + bytes.get();
+        long nanos = System.nanoTime() - begin;
+        synchronized (latency) {
+            return "LOADED " + nanos + " " + failed.get() + " " + bytes.get() + " " + latency.percentile(0.5) + " "
+                    + latency.percentile(0.99);
+        }
     }
 
     private static void work(RaftNodeStore store, int messages, int inFlight, AtomicInteger next, AtomicLong failed,
-                             AtomicLong bytes) {
+                             AtomicLong bytes, LatencyHistogram latency) {
         Semaphore slots = new Semaphore(inFlight);
         int n;
         while ((n = next.getAndIncrement()) < messages) {
             slots.acquireUninterruptibly();
+            long start = System.nanoTime();
             CompletableFuture<Integer> f;
             try {
                 f = store.put(n);
@@ -124,6 +132,10 @@ public final class RaftNode {
                 f = CompletableFuture.failedFuture(e);
             }
             f.whenComplete((wrote, e) -> {
+                long took = System.nanoTime() - start;
+                synchronized (latency) {
+                    latency.record(took);
+                }
                 if (e != null || wrote == null || wrote < 0) {
                     failed.incrementAndGet();
                 } else {

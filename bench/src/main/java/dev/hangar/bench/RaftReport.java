@@ -12,17 +12,19 @@ final class RaftReport {
     private final List<Round> rounds;
     private final List<String> engines;
     private final int messages;
+    private final int closedMessages;
     private final int warmup;
     private final String ack;
     private final Machine machine;
     private final String loadBefore;
     private final String loadAfter;
 
-    RaftReport(List<Round> rounds, List<String> engines, int messages, int warmup, String ack, Machine machine,
+    RaftReport(List<Round> rounds, List<String> engines, int messages, int closedMessages, int warmup, String ack, Machine machine,
                String loadBefore, String loadAfter) {
         this.rounds = rounds;
         this.engines = engines;
         this.messages = messages;
+        this.closedMessages = closedMessages;
         this.warmup = warmup;
         this.ack = ack;
         this.machine = machine;
@@ -31,8 +33,8 @@ final class RaftReport {
     }
 
     /** A throughput row on the leader; {@code used}: what each node's process used over it, by node index. */
-    record Row(int threads, int inFlight, int messages, double seconds, long failed, long bytes, List<ProcStats> used,
-               int leader) {
+    record Row(int threads, int inFlight, int messages, double seconds, long failed, long bytes, long p50Nanos,
+               long p99Nanos, List<ProcStats> used, int leader) {
         long acknowledged() {
             return messages - failed;
         }
@@ -71,8 +73,13 @@ final class RaftReport {
         }
     }
 
-    /** Blocks on disk per node after {@code messages} acknowledged puts. */
-    record Disk(long messages, List<Long> messageLog, List<Long> raftLog, int leader) {
+    /**
+     * The logs after {@code messages} acknowledged puts, per node: the CommitLog's end offset ({@code logEnd}: the
+     * bytes the messages take in it, with DLedger's entry headers, which sit inside its CommitLog), and the blocks
+     * the message log and the Raft log beside it take on disk ({@code du}; files made ahead or preallocated count
+     * whole).
+     */
+    record Disk(long messages, List<Long> logEnd, List<Long> messageLog, List<Long> raftLog, int leader) {
         double perMessage(List<Long> bytes, boolean onLeader) {
             double sum = 0;
             int count = 0;
@@ -93,11 +100,13 @@ final class RaftReport {
     record Round(String engine, int round, double electedSeconds, Row inFlight, Row closed, Disk disk,
                  Failover failover, double seconds) {
         String summary() {
-            return String.format(Locale.ROOT, "%s: first leader %.1f s; %s %,.0f/s (%d failed); %s %,.0f/s (%d failed);"
+            return String.format(Locale.ROOT, "%s: first leader %.1f s; %s %,.0f/s (%d failed, p50 %,d us, p99 %,d us);"
+                    + " %s %,.0f/s (%d failed, p50 %,d us, p99 %,d us);"
                     + " CPU/msg leader %.0f us, follower %.0f us; write_bytes/msg leader %,.0f, follower %,.0f;"
                     + " failover %s (%s killed, %s took over); round %.0f s", engine, electedSeconds,
-                    inFlight.label(), inFlight.rate(), inFlight.failed(), closed.label(), closed.rate(),
-                    closed.failed(), inFlight.cpuMicros(true), inFlight.cpuMicros(false), inFlight.writeBytes(true),
+                    inFlight.label(), inFlight.rate(), inFlight.failed(), inFlight.p50Nanos() / 1000,
+                    inFlight.p99Nanos() / 1000, closed.label(), closed.rate(), closed.failed(), closed.p50Nanos() / 1000,
+                    closed.p99Nanos() / 1000, inFlight.cpuMicros(true), inFlight.cpuMicros(false), inFlight.writeBytes(true),
                     inFlight.writeBytes(false), Double.isNaN(failover.millis()) ? "none within 60 s"
                             : String.format(Locale.ROOT, "%,.0f ms", failover.millis()), failover.killed(),
                     failover.newLeader(), seconds);
@@ -113,6 +122,9 @@ final class RaftReport {
             new Metric("put msgs/s, 16 closed-loop threads", "%,.0f", r -> r.closed().rate()),
             new Metric("failover ms, kill -9 of the leader to the first acknowledged put", "%,.0f",
                     r -> r.failover().millis()),
+            new Metric("put latency p99 ms, 4 x 256 in flight", "%,.1f", r -> r.inFlight().p99Nanos() / 1e6),
+            new Metric("put latency p50 ms, 16 closed-loop threads", "%,.1f", r -> r.closed().p50Nanos() / 1e6),
+            new Metric("put latency p99 ms, 16 closed-loop threads", "%,.1f", r -> r.closed().p99Nanos() / 1e6),
             new Metric("CPU µs per message, leader (with the load generator; in-flight row)", "%,.1f",
                     r -> r.inFlight().cpuMicros(true)),
             new Metric("CPU µs per message, follower (mean of two; in-flight row)", "%,.1f",
@@ -125,6 +137,8 @@ final class RaftReport {
                     r -> r.inFlight().writeBytes(true)),
             new Metric("storage writes B per message, follower (write_bytes; in-flight row)", "%,.0f",
                     r -> r.inFlight().writeBytes(false)),
+            new Metric("CommitLog B per message (its end offset; DLedger's includes its entry headers)", "%,.0f",
+                    r -> r.disk().perMessage(r.disk().logEnd(), true)),
             new Metric("message log on disk B per message, leader (du)", "%,.0f",
                     r -> r.disk().perMessage(r.disk().messageLog(), true)),
             new Metric("message log on disk B per message, follower (du)", "%,.0f",
@@ -200,11 +214,12 @@ final class RaftReport {
     private String preamble() {
         return String.format(Locale.ROOT, "Machine: %d CPUs (%s), %s, %s, %s; %s. Load average (1 min) %s at the start,"
                         + " %s at the end: other processes (builds) share the CPUs. %d round(s), the engine order "
-                        + "shuffled in each; %,d messages per throughput row after %,d unrecorded warm-up puts per group;"
+                        + "shuffled in each; %,d messages in the in-flight row and %,d in the closed-loop row (fewer: it"
+                        + " waits out each commit) after %,d unrecorded warm-up puts per group;"
                         + " Hangar with raft.ack=%s. On a loaded 2-core machine three JVMs per group contend for the"
                         + " CPUs: read the ratios, not the absolutes.%n%n", machine.cpus(), machine.cpuModel(),
                 machine.memory(), machine.jdk(), machine.os(), machine.date(), loadBefore, loadAfter,
-                rounds.stream().mapToInt(Round::round).max().orElse(0), messages, warmup, ack);
+                rounds.stream().mapToInt(Round::round).max().orElse(0), messages, closedMessages, warmup, ack);
     }
 
     /** The docs/BENCHMARKS.md section. */
@@ -235,8 +250,9 @@ final class RaftReport {
                 .append(section()).append("\n## Every round\n\n");
         for (Round r : rounds) {
             b.append("- round ").append(r.round()).append(", ").append(r.summary()).append('\n');
-            b.append(String.format(Locale.ROOT, "  - disk after %,d messages: message log %s, Raft log %s (bytes on n0, n1,"
-                    + " n2; the leader was n%d)%n", r.disk().messages(), r.disk().messageLog(),
+            b.append(String.format(Locale.ROOT, "  - after %,d messages: CommitLog end %s, message log on disk %s, Raft log on"
+                    + " disk %s (bytes on n0, n1, n2; the leader was n%d)%n", r.disk().messages(), r.disk().logEnd(),
+                    r.disk().messageLog(),
                     r.disk().raftLog(), r.disk().leader()));
         }
         return b.toString();

@@ -20,7 +20,7 @@ class RaftReportTest {
     @Test
     void leaderAndFollowerFiguresArePerAcknowledgedMessageAndTheFollowersAreAveraged() {
         // 1 000 puts, 200 failed: 800 acknowledged; node 1 led
-        RaftReport.Row row = new RaftReport.Row(4, 256, 1_000, 2.0, 200, 800 * 1_100L, List.of(
+        RaftReport.Row row = new RaftReport.Row(4, 256, 1_000, 2.0, 200, 800 * 1_100L, 1_000, 2_000, List.of(
                 new ProcStats(8_000_000, 800_000), new ProcStats(40_000_000, 1_600_000),
                 new ProcStats(24_000_000, 1_600_000)), 1);
         assertEquals(400, row.rate(), 1e-9);
@@ -36,7 +36,7 @@ class RaftReportTest {
     void ratiosPairTheEnginesOfTheSameRoundOnly() {
         List<RaftReport.Round> rounds = List.of(round("hangar", 1, 2_000, 800), round("dledger", 1, 1_000, 5_000),
                 round("dledger", 2, 500, 6_000), round("hangar", 2, 2_000, 1_200));
-        String ratios = new RaftReport(rounds, List.of("hangar", "dledger"), 1_000, 100, "MAJORITY",
+        String ratios = new RaftReport(rounds, List.of("hangar", "dledger"), 1_000, 1_000, 100, "MAJORITY",
                 Machine.describe(), "0", "0").ratioTable();
         // round 1: 2.00 and 0.16; round 2: 4.00 and 0.20 (a cross pairing would give 2.00 / 4.00 with other failovers)
         assertTrue(ratios.contains("| put msgs/s, 4 x 256 in flight | 3.00 | 2.00 – 4.00 | 2 |"), ratios);
@@ -48,7 +48,7 @@ class RaftReportTest {
     void aFailoverWithNoNewLeaderCountsAsNoValueNotAsZero() {
         RaftReport.Round none = new RaftReport.Round("dledger", 1, 1, row(1_000), row(1_000), disk(),
                 new RaftReport.Failover(Double.NaN, "n0", "none"), 10);
-        String table = new RaftReport(List.of(none), List.of("dledger"), 1_000, 100, "MAJORITY", Machine.describe(),
+        String table = new RaftReport(List.of(none), List.of("dledger"), 1_000, 1_000, 100, "MAJORITY", Machine.describe(),
                 "0", "0").medianTable();
         assertTrue(table.contains("| failover ms, kill -9 of the leader to the first acknowledged put | dledger | - | - "
                 + "| 0 |"), table);
@@ -76,10 +76,10 @@ class RaftReportTest {
     /** 1 000 puts in 1 000 / rate seconds, none failed. */
     private static RaftReport.Row row(double rate) {
         ProcStats p = new ProcStats(1_000_000, 1_000);
-        return new RaftReport.Row(4, 256, 1_000, 1_000 / rate, 0, 1_000_000, List.of(p, p, p), 0);
+        return new RaftReport.Row(4, 256, 1_000, 1_000 / rate, 0, 1_000_000, 1_000, 2_000, List.of(p, p, p), 0);
     }
 
     private static RaftReport.Disk disk() {
-        return new RaftReport.Disk(1_000, List.of(1L, 1L, 1L), List.of(0L, 0L, 0L), 0);
+        return new RaftReport.Disk(1_000, List.of(1L, 1L, 1L), List.of(1L, 1L, 1L), List.of(0L, 0L, 0L), 0);
     }
 }
