@@ -17,6 +17,7 @@ root="$(cd "$here/.." && pwd)"
 mvn -q ${BENCH_MVN_ARGS:-} -f "$here/pom.xml" package
 cp="$here/target/classes:$(cat "$here/target/classpath.txt")"
 main=dev.hangar.bench.BenchMain
+heap="-Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:MaxDirectMemorySize=2g"
 if [ "${1:-}" = "--replication" ]; then
   shift
   main=dev.hangar.bench.HaBench
@@ -24,12 +25,13 @@ if [ "${1:-}" = "--replication" ]; then
 elif [ "${1:-}" = "--raft" ]; then
   shift
   main=dev.hangar.bench.RaftBench
+  heap="-Xmx256m" # this JVM only starts the node JVMs and reads their answers
   set -- --docs "$root/docs/BENCHMARKS.md" --out "$here/target/RAFT-BENCH.md" "$@"
 fi
 # BENCH_JAVA_OPTS: extra JVM options for a diagnosis run, e.g. -Xlog:gc*,safepoint:file=/tmp/gc.log
 # AlwaysPreTouch: fault the heap in at start (as RocketMQ's runbroker.sh does) so that no engine's puts pay a first
 # touch of a fresh eden page (~11 us each on this VM; 56k of them in a 60 s put-stall run without it)
-exec java -Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:MaxDirectMemorySize=2g ${BENCH_JAVA_OPTS:-} \
+exec java $heap ${BENCH_JAVA_OPTS:-} \
   --add-opens java.base/java.nio=ALL-UNNAMED \
   --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
   --add-exports java.base/sun.nio.ch=ALL-UNNAMED \

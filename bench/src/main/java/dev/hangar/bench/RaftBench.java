@@ -42,18 +42,26 @@ public final class RaftBench {
         String loadBefore = RaftReport.loadAverage();
         Machine machine = Machine.describe();
         List<RaftReport.Round> rounds = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
         Random order = new Random(ORDER_SEED);
         for (int round = 1; round <= o.rounds; round++) {
             List<String> engines = new ArrayList<>(o.engines);
             Collections.shuffle(engines, order);
             for (String engine : engines) {
                 System.err.printf("round %d of %d: %s%n", round, o.rounds, engine);
-                RaftReport.Round r = runRound(o, engine, round);
-                System.err.println("  " + r.summary());
-                rounds.add(r);
+                try {
+                    RaftReport.Round r = runRound(o, engine, round);
+                    System.err.println("  " + r.summary());
+                    rounds.add(r);
+                } catch (IllegalStateException e) {
+                    // a group that cannot go on (no leader, no majority caught up) fails its round, not the run
+                    String why = e.getMessage() + (e.getCause() == null ? "" : ": " + e.getCause().getMessage());
+                    System.err.println("  " + why);
+                    failed.add(String.format("round %d, %s: %s", round, engine, why));
+                }
             }
         }
-        RaftReport report = new RaftReport(rounds, o.engines, o.messages, o.closedMessages, o.warmup, o.ack, machine, loadBefore,
+        RaftReport report = new RaftReport(rounds, failed, o.engines, o.messages, o.closedMessages, o.warmup, o.ack, machine, loadBefore,
                 RaftReport.loadAverage());
         Files.createDirectories(o.out.toAbsolutePath().getParent());
         Files.writeString(o.out, report.fullReport());
@@ -75,13 +83,14 @@ public final class RaftBench {
             RaftCluster.Node leader = cluster.awaitReadyLeader(120);
             double electedSeconds = (System.nanoTime() - started) / 1e9;
             leader.call("load " + o.warmup + " 4 256", "LOADED", 600);
-            RaftReport.Row inFlight = row(cluster, leader, o.messages, 4, 256);
-            RaftReport.Row closed = row(cluster, leader, o.closedMessages, 16, 1);
-            RaftReport.Disk disk = disk(cluster, leader, o.warmup + o.messages + o.closedMessages - inFlight.failed()
+            List<String> notes = new ArrayList<>();
+            RaftReport.Row inFlight = row(cluster, leader, o.messages, 4, 256, notes);
+            RaftReport.Row closed = row(cluster, leader, o.closedMessages, 16, 1, notes);
+            RaftReport.Disk disk = disk(cluster, leader, notes, o.warmup + o.messages + o.closedMessages - inFlight.failed()
                     - closed.failed());
             RaftReport.Failover failover = failover(cluster, leader);
             return new RaftReport.Round(engine, round, electedSeconds, inFlight, closed, disk, failover,
-                    (System.nanoTime() - start) / 1e9);
+                    (System.nanoTime() - start) / 1e9, notes);
         } catch (RuntimeException e) {
             keep = true;
             throw new IllegalStateException(engine + " round " + round + " failed; its node logs are in " + dir, e);
@@ -92,15 +101,26 @@ public final class RaftBench {
         }
     }
 
+    /** Waits for the followers; one still behind after 60 s is noted and the round goes on with the majority. */
+    private static void caughtUp(RaftCluster cluster, RaftCluster.Node leader, String when, List<String> notes) {
+        List<String> behind = cluster.awaitCaughtUp(leader, 60, 180);
+        if (!behind.isEmpty()) {
+            String note = "follower " + String.join(", ", behind) + " still behind the leader 60 s " + when
+                    + " (the group went on with its majority)";
+            System.err.println("  " + note);
+            notes.add(note);
+        }
+    }
+
     /** One throughput row on the leader, with what each node's process used over it. */
     private static RaftReport.Row row(RaftCluster cluster, RaftCluster.Node leader, int messages, int threads,
-                                      int inFlight) {
-        cluster.awaitCaughtUp(leader, 120);
+                                      int inFlight, List<String> notes) {
+        caughtUp(cluster, leader, "before the " + threads + " x " + inFlight + " row", notes);
         List<RaftCluster.Node> nodes = cluster.nodes();
         ProcStats[] before = nodes.stream().map(RaftCluster.Node::stats).toArray(ProcStats[]::new);
         String[] loaded = leader.call("load " + messages + " " + threads + " " + inFlight, "LOADED", 600).split(" ");
         // the followers' work for this row ends when they hold its last byte
-        cluster.awaitCaughtUp(leader, 120);
+        caughtUp(cluster, leader, "after the " + threads + " x " + inFlight + " row", notes);
         List<ProcStats> used = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             used.add(nodes.get(i).stats().minus(before[i]));
@@ -112,8 +132,9 @@ public final class RaftBench {
     }
 
     /** The logs' blocks on disk on every node, after {@code messages} acknowledged puts (and the writer's none yet). */
-    private static RaftReport.Disk disk(RaftCluster cluster, RaftCluster.Node leader, long messages) {
-        cluster.awaitCaughtUp(leader, 120);
+    private static RaftReport.Disk disk(RaftCluster cluster, RaftCluster.Node leader, List<String> notes,
+                                        long messages) {
+        caughtUp(cluster, leader, "before the disk sizes", notes);
         List<Long> logEnd = new ArrayList<>();
         List<Long> messageLog = new ArrayList<>();
         List<Long> raftLog = new ArrayList<>();
@@ -157,10 +178,13 @@ public final class RaftBench {
         return new RaftReport.Failover(Double.NaN, leader.id, "none");
     }
 
-    /** The node JVMs: the options bench/run.sh gives the bench JVM, a heap of their own, no TLS on DLedger's port. */
+    /**
+     * The node JVMs: the opens bench/run.sh gives the bench JVM, a heap of their own, no TLS on DLedger's port;
+     * {@code -Dbench.raftNodeJavaOpts="..."} adds options.
+     */
     static List<String> childJvmOptions() {
-        List<String> opts = new ArrayList<>(List.of("-Xms768m", "-Xmx768m", "-XX:+AlwaysPreTouch",
-                "-XX:MaxDirectMemorySize=512m",
+        // no AlwaysPreTouch: six node JVMs faulting their heaps in took most of a minute per round on this host
+        List<String> opts = new ArrayList<>(List.of("-Xms512m", "-Xmx512m", "-XX:MaxDirectMemorySize=512m",
                 "--add-opens", "java.base/java.nio=ALL-UNNAMED",
                 "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
                 "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",

@@ -10,6 +10,7 @@ import java.util.function.ToDoubleFunction;
 /** What {@link RaftBench} measured: every round, the medians and ranges per engine, and the Hangar/DLedger ratios. */
 final class RaftReport {
     private final List<Round> rounds;
+    private final List<String> failedRounds;
     private final List<String> engines;
     private final int messages;
     private final int closedMessages;
@@ -19,9 +20,10 @@ final class RaftReport {
     private final String loadBefore;
     private final String loadAfter;
 
-    RaftReport(List<Round> rounds, List<String> engines, int messages, int closedMessages, int warmup, String ack, Machine machine,
+    RaftReport(List<Round> rounds, List<String> failedRounds, List<String> engines, int messages, int closedMessages, int warmup, String ack, Machine machine,
                String loadBefore, String loadAfter) {
         this.rounds = rounds;
+        this.failedRounds = failedRounds;
         this.engines = engines;
         this.messages = messages;
         this.closedMessages = closedMessages;
@@ -97,8 +99,9 @@ final class RaftReport {
     record Failover(double millis, String killed, String newLeader) {
     }
 
+    /** {@code notes}: what went unlike the plan (a follower left behind), for the report. */
     record Round(String engine, int round, double electedSeconds, Row inFlight, Row closed, Disk disk,
-                 Failover failover, double seconds) {
+                 Failover failover, double seconds, List<String> notes) {
         String summary() {
             return String.format(Locale.ROOT, "%s: first leader %.1f s; %s %,.0f/s (%d failed, p50 %,d us, p99 %,d us);"
                     + " %s %,.0f/s (%d failed, p50 %,d us, p99 %,d us);"
@@ -241,7 +244,17 @@ final class RaftReport {
                 + "CommitLog) with its index beside it; Hangar keeps the CommitLog and Ratis' log (`<store>/raft`).\n"
                 + "Targets (issue 28): in-flight throughput >= 2x DLedger's; failover <= 2 s and below DLedger's;\n"
                 + "the CommitLog bytes plus < 64 B of Raft log per entry.\n\n"
-                + preamble() + medianTable() + "\n" + ratioTable();
+                + preamble() + medianTable() + "\n" + ratioTable() + incidents();
+    }
+
+    /** Rounds that failed and rounds that went on without a follower, or nothing. */
+    private String incidents() {
+        List<String> lines = new ArrayList<>();
+        failedRounds.forEach(f -> lines.add("- failed, not in the figures: " + f));
+        for (Round r : rounds) {
+            r.notes().forEach(n -> lines.add("- round " + r.round() + ", " + r.engine() + ": " + n));
+        }
+        return lines.isEmpty() ? "" : "\nIncidents:\n\n" + String.join("\n", lines) + "\n";
     }
 
     /** The section plus every round's figures. */
@@ -250,6 +263,7 @@ final class RaftReport {
                 .append(section()).append("\n## Every round\n\n");
         for (Round r : rounds) {
             b.append("- round ").append(r.round()).append(", ").append(r.summary()).append('\n');
+            r.notes().forEach(n -> b.append("  - ").append(n).append('\n'));
             b.append(String.format(Locale.ROOT, "  - after %,d messages: CommitLog end %s, message log on disk %s, Raft log on"
                     + " disk %s (bytes on n0, n1, n2; the leader was n%d)%n", r.disk().messages(), r.disk().logEnd(),
                     r.disk().messageLog(),
