@@ -14,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * its own ({@link RaftNode}) on loopback, 1 KiB messages, the load generated inside the leader's JVM.
  *
  * <pre>
- *   bench/run.sh --raft [--rounds N] [--messages N] [--closed-messages N] [--warmup N] [--engines hangar,dledger] [--ack MAJORITY|ALL]
+ *   bench/run.sh --raft [--rounds N] [--messages N] [--closed-messages N] [--warmup N]
+ *                       [--engines hangar,dledger] [--ack MAJORITY|ALL]
  *                       [--dir DIR] [--out FILE] [--docs FILE]
  * </pre>
  * Each round starts a fresh group per engine, in an order shuffled per round (seeded, so a run repeats it), and
@@ -61,8 +62,8 @@ public final class RaftBench {
                 }
             }
         }
-        RaftReport report = new RaftReport(rounds, failed, o.engines, o.messages, o.closedMessages, o.warmup, o.ack, machine, loadBefore,
-                RaftReport.loadAverage());
+        RaftReport report = new RaftReport(rounds, failed, o.engines, o.messages, o.closedMessages, o.warmup, o.ack,
+                machine, loadBefore, RaftReport.loadAverage());
         Files.createDirectories(o.out.toAbsolutePath().getParent());
         Files.writeString(o.out, report.fullReport());
         System.err.println("wrote " + o.out);
@@ -86,9 +87,9 @@ public final class RaftBench {
             List<String> notes = new ArrayList<>();
             RaftReport.Row inFlight = row(cluster, leader, o.messages, 4, 256, notes);
             RaftReport.Row closed = row(cluster, leader, o.closedMessages, 16, 1, notes);
-            RaftReport.Disk disk = disk(cluster, leader, notes, o.warmup + o.messages + o.closedMessages - inFlight.failed()
-                    - closed.failed());
-            RaftReport.Failover failover = failover(cluster, leader);
+            RaftReport.Disk disk = disk(cluster, leader, notes,
+                    o.warmup + o.messages + o.closedMessages - inFlight.failed() - closed.failed());
+            RaftReport.Failover failover = failover(cluster, leader, notes);
             return new RaftReport.Round(engine, round, electedSeconds, inFlight, closed, disk, failover,
                     (System.nanoTime() - start) / 1e9, notes);
         } catch (RuntimeException e) {
@@ -149,12 +150,17 @@ public final class RaftBench {
 
     /**
      * Every node runs the writer; once the leader has acknowledged a second's puts, kill -9 of the leader, then the
-     * time until the first put another node acknowledges.
+     * time until the first put another node acknowledges. The node killed is the one that leads then: a group that
+     * elected again during the round (a pause on this host) is noted.
      */
-    private static RaftReport.Failover failover(RaftCluster cluster, RaftCluster.Node leader)
-            throws InterruptedException {
+    private static RaftReport.Failover failover(RaftCluster cluster, RaftCluster.Node firstLeader,
+                                                List<String> notes) throws InterruptedException {
         for (RaftCluster.Node n : cluster.nodes()) {
             n.call("writer " + WRITER_INTERVAL_MILLIS, "WRITING", 30);
+        }
+        RaftCluster.Node leader = cluster.awaitReadyLeader(60);
+        if (leader != firstLeader) {
+            notes.add("leadership moved from " + firstLeader.id + " to " + leader.id + " during the round");
         }
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (leader.ackCount() < 100) {
@@ -222,7 +228,8 @@ public final class RaftBench {
     }
 
     /** The command line. */
-    record Options(int rounds, int messages, int closedMessages, int warmup, List<String> engines, String ack, Path dir, Path out,
+    record Options(int rounds, int messages, int closedMessages, int warmup, List<String> engines, String ack,
+                   Path dir, Path out,
                    Path docs) {
         static Options parse(String[] args) {
             int rounds = 5;
@@ -246,7 +253,8 @@ public final class RaftBench {
                     case "--out" -> out = Path.of(args[++i]);
                     case "--docs" -> docs = Path.of(args[++i]);
                     default -> throw new IllegalArgumentException("unknown option " + args[i] + " (options: --rounds N"
-                            + " --messages N --closed-messages N --warmup N --engines hangar,dledger --ack MAJORITY|ALL --dir DIR"
+                            + " --messages N --closed-messages N --warmup N --engines hangar,dledger"
+                            + " --ack MAJORITY|ALL --dir DIR"
                             + " --out FILE --docs FILE)");
                 }
             }

@@ -23,8 +23,8 @@ import java.util.concurrent.locks.LockSupport;
  *   args: ENGINE DIR SELF_ID PEERS FILE_SIZE MESSAGE_SIZE ACK     (PEERS: n0@127.0.0.1:P0,n1@...,n2@...)
  *   status                          -> STATUS leader ready maxOffset
  *   load MESSAGES THREADS IN_FLIGHT -> LOADED nanos failed bytes p50Nanos p99Nanos  (IN_FLIGHT 1: closed loop)
- *   writer INTERVAL_MS              -> WRITING; starts a writer that puts every INTERVAL_MS while this node is leader and
- *                                      prints ACK nanoTime for each acknowledged put (System.nanoTime is
+ *   writer INTERVAL_MS              -> WRITING; starts a writer that puts every INTERVAL_MS while this node
+ *                                      is leader and prints ACK nanoTime for each acknowledged put (System.nanoTime is
  *                                      CLOCK_MONOTONIC on Linux, the same clock in every JVM of the host)
  *   dirs                            -> DIRS messageLogDir raftLogDir
  *   quit                            -> BYE, then the JVM exits

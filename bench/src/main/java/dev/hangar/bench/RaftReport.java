@@ -20,7 +20,8 @@ final class RaftReport {
     private final String loadBefore;
     private final String loadAfter;
 
-    RaftReport(List<Round> rounds, List<String> failedRounds, List<String> engines, int messages, int closedMessages, int warmup, String ack, Machine machine,
+    RaftReport(List<Round> rounds, List<String> failedRounds, List<String> engines, int messages, int closedMessages,
+               int warmup, String ack, Machine machine,
                String loadBefore, String loadAfter) {
         this.rounds = rounds;
         this.failedRounds = failedRounds;
@@ -108,8 +109,9 @@ final class RaftReport {
                     + " CPU/msg leader %.0f us, follower %.0f us; write_bytes/msg leader %,.0f, follower %,.0f;"
                     + " failover %s (%s killed, %s took over); round %.0f s", engine, electedSeconds,
                     inFlight.label(), inFlight.rate(), inFlight.failed(), inFlight.p50Nanos() / 1000,
-                    inFlight.p99Nanos() / 1000, closed.label(), closed.rate(), closed.failed(), closed.p50Nanos() / 1000,
-                    closed.p99Nanos() / 1000, inFlight.cpuMicros(true), inFlight.cpuMicros(false), inFlight.writeBytes(true),
+                    inFlight.p99Nanos() / 1000, closed.label(), closed.rate(), closed.failed(),
+                    closed.p50Nanos() / 1000, closed.p99Nanos() / 1000, inFlight.cpuMicros(true),
+                    inFlight.cpuMicros(false), inFlight.writeBytes(true),
                     inFlight.writeBytes(false), Double.isNaN(failover.millis()) ? "none within 60 s"
                             : String.format(Locale.ROOT, "%,.0f ms", failover.millis()), failover.killed(),
                     failover.newLeader(), seconds);
@@ -179,7 +181,8 @@ final class RaftReport {
 
     /** Per metric and engine: median, range and how many rounds gave a value. */
     String medianTable() {
-        StringBuilder t = new StringBuilder("| measure | engine | median | min – max | rounds |\n|---|---|---|---|---|\n");
+        StringBuilder t = new StringBuilder("| measure | engine | median | min – max | rounds |\n"
+                + "|---|---|---|---|---|\n");
         for (Metric m : METRICS) {
             for (String e : engines) {
                 List<Double> v = of(e).stream().map(r -> m.value().applyAsDouble(r)).toList();
