@@ -34,6 +34,7 @@ public final class RaftBench {
     private static final long ORDER_SEED = 20261204L;
     private static final long WRITER_INTERVAL_MILLIS = 10;
     private static final long FAILOVER_TIMEOUT_SECONDS = 60;
+    private static final long IDLE_SECONDS = 3;
 
     private RaftBench() {
     }
@@ -85,12 +86,13 @@ public final class RaftBench {
             double electedSeconds = (System.nanoTime() - started) / 1e9;
             leader.call("load " + o.warmup + " 4 256", "LOADED", 600);
             List<String> notes = new ArrayList<>();
+            RaftReport.Idle idle = idle(cluster, leader, notes);
             RaftReport.Row inFlight = row(cluster, leader, o.messages, 4, 256, notes);
             RaftReport.Row closed = row(cluster, leader, o.closedMessages, 16, 1, notes);
             RaftReport.Disk disk = disk(cluster, leader, notes,
                     o.warmup + o.messages + o.closedMessages - inFlight.failed() - closed.failed());
             RaftReport.Failover failover = failover(cluster, leader, notes);
-            return new RaftReport.Round(engine, round, electedSeconds, inFlight, closed, disk, failover,
+            return new RaftReport.Round(engine, round, electedSeconds, idle, inFlight, closed, disk, failover,
                     (System.nanoTime() - start) / 1e9, notes);
         } catch (RuntimeException e) {
             keep = true;
@@ -111,6 +113,30 @@ public final class RaftBench {
             System.err.println("  " + note);
             notes.add(note);
         }
+    }
+
+    /**
+     * What each node's process burns with no puts, over {@link #IDLE_SECONDS}: heartbeats, pollers, timers. It is in
+     * every row's CPU per message too, so a slow row (the closed-loop one) carries more of it per message.
+     */
+    private static RaftReport.Idle idle(RaftCluster cluster, RaftCluster.Node leader, List<String> notes) {
+        caughtUp(cluster, leader, "before the idle measure", notes);
+        List<RaftCluster.Node> nodes = cluster.nodes();
+        ProcStats[] before = nodes.stream().map(RaftCluster.Node::stats).toArray(ProcStats[]::new);
+        long from = System.nanoTime();
+        LockSupport.parkNanos(IDLE_SECONDS * 1_000_000_000L);
+        double seconds = (System.nanoTime() - from) / 1e9;
+        double follower = 0;
+        double leaderCores = 0;
+        for (int i = 0; i < nodes.size(); i++) {
+            double cores = nodes.get(i).stats().minus(before[i]).cpuNanos() / 1e9 / seconds;
+            if (nodes.get(i) == leader) {
+                leaderCores = cores;
+            } else {
+                follower += cores / (nodes.size() - 1);
+            }
+        }
+        return new RaftReport.Idle(leaderCores, follower);
     }
 
     /** One throughput row on the leader, with what each node's process used over it. */

@@ -100,14 +100,20 @@ final class RaftReport {
     record Failover(double millis, String killed, String newLeader) {
     }
 
+    /** CPU a node burns with no puts, in cores: the leader's and the followers' mean. */
+    record Idle(double leaderCores, double followerCores) {
+    }
+
     /** {@code notes}: what went unlike the plan (a follower left behind), for the report. */
-    record Round(String engine, int round, double electedSeconds, Row inFlight, Row closed, Disk disk,
+    record Round(String engine, int round, double electedSeconds, Idle idle, Row inFlight, Row closed, Disk disk,
                  Failover failover, double seconds, List<String> notes) {
         String summary() {
-            return String.format(Locale.ROOT, "%s: first leader %.1f s; %s %,.0f/s (%d failed, p50 %,d us, p99 %,d us);"
+            return String.format(Locale.ROOT, "%s: first leader %.1f s; idle CPU leader %.0f %%, follower %.0f %%;"
+                    + " %s %,.0f/s (%d failed, p50 %,d us, p99 %,d us);"
                     + " %s %,.0f/s (%d failed, p50 %,d us, p99 %,d us);"
                     + " CPU/msg leader %.0f us, follower %.0f us; write_bytes/msg leader %,.0f, follower %,.0f;"
                     + " failover %s (%s killed, %s took over); round %.0f s", engine, electedSeconds,
+                    idle.leaderCores() * 100, idle.followerCores() * 100,
                     inFlight.label(), inFlight.rate(), inFlight.failed(), inFlight.p50Nanos() / 1000,
                     inFlight.p99Nanos() / 1000, closed.label(), closed.rate(), closed.failed(),
                     closed.p50Nanos() / 1000, closed.p99Nanos() / 1000, inFlight.cpuMicros(true),
@@ -130,6 +136,9 @@ final class RaftReport {
             new Metric("put latency p99 ms, 4 x 256 in flight", "%,.1f", r -> r.inFlight().p99Nanos() / 1e6),
             new Metric("put latency p50 ms, 16 closed-loop threads", "%,.1f", r -> r.closed().p50Nanos() / 1e6),
             new Metric("put latency p99 ms, 16 closed-loop threads", "%,.1f", r -> r.closed().p99Nanos() / 1e6),
+            new Metric("idle CPU, % of a core, leader (no puts, 3 s)", "%,.1f", r -> r.idle().leaderCores() * 100),
+            new Metric("idle CPU, % of a core, follower (no puts, 3 s)", "%,.1f",
+                    r -> r.idle().followerCores() * 100),
             new Metric("CPU µs per message, leader (with the load generator; in-flight row)", "%,.1f",
                     r -> r.inFlight().cpuMicros(true)),
             new Metric("CPU µs per message, follower (mean of two; in-flight row)", "%,.1f",
@@ -238,7 +247,8 @@ final class RaftReport {
                 + "in-process store calls). Each round starts a fresh group per engine, engines in a shuffled order, and\n"
                 + "measures: put throughput with 4 threads x 256 puts in flight and with 16 closed-loop threads; each\n"
                 + "node's CPU time (`/proc/PID/stat`) and storage writes (`/proc/PID/io` write_bytes) over each row,\n"
-                + "per acknowledged message (the leader's includes the load generator, the same for both); the logs'\n"
+                + "per acknowledged message (the leader's includes the load generator, the same for both), and with no\n"
+                + "puts for 3 s (idle CPU: it is in every row's figure too, most in the slow closed-loop row); the logs'\n"
                 + "blocks on disk (`du`) per message; then the failover time: every node's JVM runs a writer that puts\n"
                 + "every 10 ms while its node is leader, the leader gets kill -9, and the time runs from the kill to the\n"
                 + "first put the new leader acknowledges (`System.nanoTime`, one clock for every JVM of the host).\n"

@@ -46,7 +46,7 @@ class RaftReportTest {
 
     @Test
     void aFailoverWithNoNewLeaderCountsAsNoValueNotAsZero() {
-        RaftReport.Round none = new RaftReport.Round("dledger", 1, 1, row(1_000), row(1_000), disk(),
+        RaftReport.Round none = new RaftReport.Round("dledger", 1, 1, new RaftReport.Idle(0.01, 0.01), row(1_000), row(1_000), disk(),
                 new RaftReport.Failover(Double.NaN, "n0", "none"), 10, List.of("follower n2 still behind"));
         RaftReport report = new RaftReport(List.of(none), List.of("round 2, dledger: no leader"), List.of("dledger"),
                 1_000, 1_000, 100, "MAJORITY", Machine.describe(), "0", "0");
@@ -74,7 +74,7 @@ class RaftReportTest {
     }
 
     private static RaftReport.Round round(String engine, int n, double rate, double failoverMillis) {
-        return new RaftReport.Round(engine, n, 1, row(rate), row(rate), disk(),
+        return new RaftReport.Round(engine, n, 1, new RaftReport.Idle(0.01, 0.01), row(rate), row(rate), disk(),
                 new RaftReport.Failover(failoverMillis, "n0", "n1"), 10, List.of());
     }
 
