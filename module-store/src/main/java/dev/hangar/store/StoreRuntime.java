@@ -15,6 +15,7 @@ import dev.hangar.spi.ha.ReplicationService;
 import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.mapped.MappedStorage;
 import dev.hangar.spi.mapped.QueueRole;
+import dev.hangar.store.assembly.PluginFolderLoader;
 import dev.hangar.store.assembly.StoreAssembly;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.commitlog.CommitLogFlushTarget;
@@ -234,7 +235,8 @@ final class StoreRuntime implements AutoCloseable {
         DispatcherContext dctx = new DispatcherContext(b.root, config, b.mappedStorage, b.checkpoint, lookup, lastExitOk,
                 b.readOnly);
         List<DispatcherChain.Entry> entries = new ArrayList<>();
-        assembly.dispatchers().forEach((name, p) -> entries.add(DispatcherChain.entry(name, p, p.create(dctx))));
+        assembly.dispatchers().forEach((name, p) -> entries.add(DispatcherChain.entry(name, p,
+                PluginFolderLoader.withContextLoaderOf(p, () -> p.create(dctx)))));
         b.dispatchers = new DispatcherChain(entries, b.flags);
         b.dispatchers.load();
 
@@ -349,8 +351,12 @@ final class StoreRuntime implements AutoCloseable {
             reput.wakeup();
             flush.wakeup();
         }, bufferedMaster ? flush::commitThrough : offset -> { });
-        b.replication = assembly.replication().create(new ReplicationContext(assembly.role(), b.config, port));
-        b.replication.start();
+        // a provider from a plugin folder (Ratis) creates and starts with its own loader as the context loader, and
+        // the threads it starts keep it
+        PluginFolderLoader.runWithContextLoaderOf(assembly.replication(), () -> {
+            b.replication = assembly.replication().create(new ReplicationContext(assembly.role(), b.config, port));
+            b.replication.start();
+        });
         if (bufferedMaster) {
             b.flushTarget.afterCommit(b.replication::readableEndMoved);
         }
