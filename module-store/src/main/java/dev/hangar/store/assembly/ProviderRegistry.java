@@ -26,8 +26,6 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Finds every provider of the SPIs - in the boot layer and in a plugins folder - and selects them by name with loud
@@ -51,11 +49,13 @@ import org.slf4j.LoggerFactory;
  * A class-path plugin's providers are created, and their configuration keys listed, with its loader as the thread
  * context class loader; the engine does the same around {@code create} and the start of what it created
  * ({@link PluginFolderLoader#withContextLoaderOf}), because Ratis looks classes up through the context loader it
- * first sees. A subfolder without a jar, an unreadable jar, or a {@code META-INF/services} line naming a class that
- * cannot be loaded stops discovery with one line naming the folder and the jar.
+ * first sees. A subfolder without a jar or without a provider, an unreadable jar, or a {@code META-INF/services} line
+ * naming a class that cannot be loaded stops discovery with one line naming the folder and the jar.
+ *
+ * <p>Discovery logs nothing: the launcher discovers before it sets up logging, and the first logger created fixes the
+ * logging configuration.
  */
 public final class ProviderRegistry {
-    private static final Logger LOG = LoggerFactory.getLogger(ProviderRegistry.class);
     /** The SPIs this registry knows, in the order {@code plugins} lists them. */
     public static final List<Class<? extends NamedProvider>> SPIS = List.of(
             PutMessageLockProvider.class, MappedStorageProvider.class,
@@ -209,10 +209,10 @@ public final class ProviderRegistry {
         }
         foundIn.forEach((folder, count) -> {
             if (count == 0) {
-                // a library folder without its provider yet (the image's plugins/raft/ before the provider's jar is
-                // added) costs nothing but this line; selecting a name it should have provided fails loudly
-                LOG.warn("plugin folder {} provides none of Hangar's SPIs (no META-INF/services/dev.hangar.spi.* "
-                        + "file in its jars): nothing of it is used", folder.dir());
+                // no warning instead: the launcher discovers before it sets up logging, and the first logger fixes it
+                throw new ConfigException("plugin folder " + folder.dir() + " provides none of Hangar's SPIs (no "
+                        + "META-INF/services/dev.hangar.spi.* file in its jars): add the plugin's own jar, or remove "
+                        + "the folder");
             }
         });
     }

@@ -261,11 +261,11 @@ class PluginFolderTest {
     }
 
     @Test
-    void aFolderOfLibrariesWithoutAProviderIsSkipped() throws IOException {
+    void aFolderOfLibrariesWithoutAProviderStopsDiscoveryNamingIt() throws IOException {
         Path libs = Files.createDirectories(plugins.resolve("libs"));
         Files.copy(built.resolve("alpha").resolve("alpha-lib.jar"), libs.resolve("alpha-lib.jar"));
-        ProviderRegistry registry = ProviderRegistry.discover(plugins);
-        assertTrue(registry.all().stream().noneMatch(p -> p.module().startsWith("libs/")), registry.all().toString());
-        assertTrue(registry.names(ReplicationServiceProvider.class).contains("alpha-test"));
+        ConfigException e = assertThrows(ConfigException.class, () -> ProviderRegistry.discover(plugins));
+        assertTrue(e.getMessage().contains(libs.toString()) && e.getMessage().contains("provides none of Hangar's SPIs"),
+                e.getMessage());
     }
 }
