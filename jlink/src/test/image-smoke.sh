@@ -79,6 +79,11 @@ sys.exit(0 if p and p[0][\"plugin\"] and p[0][\"module\"] == \"dev.hangar.exampl
   check "the plugin dispatcher receives the records" "'$launcher' --plugins '$tmp/plugins' --store '$tmp/p' -Ddispatchers=consume-queue,index,tag-counter put --topic P --tag red --body x && grep -q 'P/red=1' '$tmp/p/tag-counter/counts.properties'"
   check "a plugin's own key is listed with its module" "'$launcher' --plugins '$tmp/plugins' -Dtag-counter.topics=P config | grep -q '^tag-counter.topics *= P .*declared by dev.hangar.example.tagcounter'"
   check "a misspelt plugin key gets a did-you-mean" "'$launcher' --plugins '$tmp/plugins' -Dtag-counter.topic=P config 2>&1 | grep -q \"did you mean 'tag-counter.topics'\""
+  mkdir -p "$tmp/both" && cp "$plugin_jar" "$tmp/both/" && cp -r "$image/plugins/raft" "$tmp/both/raft"
+  check "a module jar and a plugin folder side by side: each loaded its way" "'$launcher' --plugins '$tmp/both' plugins --json | python3 -c '
+import json, sys
+by = {x[\"name\"]: x for x in json.load(sys.stdin)}
+sys.exit(0 if by[\"tag-counter\"][\"module\"] == \"dev.hangar.example.tagcounter\" and by[\"raft\"][\"module\"].startswith(\"raft/\") and by[\"raft\"][\"plugin\"] else 1)'"
   check "the plugin reads its own key" "'$launcher' --plugins '$tmp/plugins' --store '$tmp/q' -Ddispatchers=consume-queue,index,tag-counter -Dtag-counter.topics=Q put --topic R --tag red --body x && ! grep -q 'R/red' '$tmp/q/tag-counter/counts.properties'"
 else
   failed=$((failed+1)); echo "FAIL: the example plugin jar was not built (examples/tag-counter/target)"
