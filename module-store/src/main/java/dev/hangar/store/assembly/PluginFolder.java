@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
@@ -60,11 +62,20 @@ final class PluginFolder {
                     + "libraries it needs in it, or remove the folder");
         }
         URL[] urls = new URL[jars.size()];
+        Map<String, List<URL>> spiServices = new HashMap<>();
         for (int i = 0; i < urls.length; i++) {
             Path jar = jars.get(i);
-            // a jar the class loader cannot open would be skipped without a word: check each one first
-            try (JarFile ignored = new JarFile(jar.toFile())) {
+            // a jar the class loader cannot open would be skipped without a word: check each one first, and note the
+            // services files of the SPIs it holds, so that discovery does not keep every jar of the folder open
+            try (JarFile file = new JarFile(jar.toFile())) {
                 urls[i] = jar.toUri().toURL();
+                for (Class<?> spi : ProviderRegistry.SPIS) {
+                    String services = "META-INF/services/" + spi.getName();
+                    if (file.getEntry(services) != null) {
+                        spiServices.computeIfAbsent(services, k -> new ArrayList<>())
+                                .add(new URL("jar:" + urls[i] + "!/" + services));
+                    }
+                }
             } catch (MalformedURLException e) {
                 throw new IllegalStateException(jar + " has no URL", e);
             } catch (IOException e) {
@@ -72,7 +83,8 @@ final class PluginFolder {
                         + " is not a readable jar (" + e.getMessage() + "); fix or remove it");
             }
         }
-        return new PluginFolder(dir, new PluginFolderLoader(dir, urls, NamedProvider.class.getClassLoader()));
+        return new PluginFolder(dir, new PluginFolderLoader(dir, urls, NamedProvider.class.getClassLoader(),
+                spiServices));
     }
 
     Path dir() {

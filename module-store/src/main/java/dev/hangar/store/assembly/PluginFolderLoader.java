@@ -1,8 +1,13 @@
 package dev.hangar.store.assembly;
 
+import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -15,11 +20,30 @@ import java.util.function.Supplier;
  * what it created inside {@link #withContextLoaderOf}, and the threads started then inherit it.
  */
 public final class PluginFolderLoader extends URLClassLoader {
-    private final Path folder;
+    private static final String SPI_SERVICES = "META-INF/services/dev.hangar.spi.";
 
-    PluginFolderLoader(Path folder, URL[] jars, ClassLoader parent) {
+    private final Path folder;
+    /** The folder's services files of Hangar's SPIs, by entry name, as the jars were read when the folder was opened. */
+    private final Map<String, List<URL>> spiServices;
+
+    PluginFolderLoader(Path folder, URL[] jars, ClassLoader parent, Map<String, List<URL>> spiServices) {
         super("hangar-plugin-" + folder.getFileName(), jars, parent);
         this.folder = folder;
+        this.spiServices = Map.copyOf(spiServices);
+    }
+
+    /**
+     * Hangar's SPI services files come from what the folder's jars held when it was opened: looking them up through
+     * the class path would open every jar of the folder and keep it open (for plugins/raft/, 1.5 MB of zip directories
+     * on the heap of every store, also one that does not use the plugin). Classes are loaded as usual, opening a jar
+     * when it is first needed.
+     */
+    @Override
+    public Enumeration<URL> findResources(String name) throws IOException {
+        if (name.startsWith(SPI_SERVICES)) {
+            return Collections.enumeration(spiServices.getOrDefault(name, List.of()));
+        }
+        return super.findResources(name);
     }
 
     /** The folder whose jars this loader reads. */
