@@ -35,11 +35,12 @@ final class PluginFolder {
         this.loader = loader;
     }
 
-    /** Every subfolder of {@code pluginsDir}, by name; a folder that cannot be used stops here, named. */
+    /** Every subfolder of {@code pluginsDir} but hidden ones, by name; one that cannot be used stops here, named. */
     static List<PluginFolder> in(Path pluginsDir) {
         List<Path> dirs;
         try (Stream<Path> s = Files.list(pluginsDir)) {
-            dirs = s.filter(Files::isDirectory).sorted().toList();
+            // a hidden folder (.git, an editor's cache) is nobody's plugin
+            dirs = s.filter(d -> Files.isDirectory(d) && !d.getFileName().toString().startsWith(".")).sorted().toList();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list plugins folder " + pluginsDir, e);
         }

@@ -23,7 +23,7 @@ public final class PluginFolderLoader extends URLClassLoader {
     private static final String SPI_SERVICES = "META-INF/services/dev.hangar.spi.";
 
     private final Path folder;
-    /** The folder's services files of Hangar's SPIs, by entry name, as the jars were read when the folder was opened. */
+    /** The folder's services files of Hangar's SPIs, by entry name, as its jars held them when it was opened. */
     private final Map<String, List<URL>> spiServices;
 
     PluginFolderLoader(Path folder, URL[] jars, ClassLoader parent, Map<String, List<URL>> spiServices) {

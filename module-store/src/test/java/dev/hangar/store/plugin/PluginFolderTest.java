@@ -225,6 +225,9 @@ class PluginFolderTest {
 
     @Test
     void anEmptySubfolderStopsDiscoveryNamingIt() throws IOException {
+        Files.createDirectories(plugins.resolve(".cache"));
+        assertTrue(ProviderRegistry.discover(plugins).names(ReplicationServiceProvider.class).contains("alpha-test"),
+                "a hidden folder is nobody's plugin");
         Path empty = Files.createDirectories(plugins.resolve("empty"));
         ConfigException e = assertThrows(ConfigException.class, () -> ProviderRegistry.discover(plugins));
         assertTrue(e.getMessage().contains(empty.toString()) && e.getMessage().contains("holds no jar"),
@@ -265,7 +268,7 @@ class PluginFolderTest {
         Path libs = Files.createDirectories(plugins.resolve("libs"));
         Files.copy(built.resolve("alpha").resolve("alpha-lib.jar"), libs.resolve("alpha-lib.jar"));
         ConfigException e = assertThrows(ConfigException.class, () -> ProviderRegistry.discover(plugins));
-        assertTrue(e.getMessage().contains(libs.toString()) && e.getMessage().contains("provides none of Hangar's SPIs"),
-                e.getMessage());
+        assertTrue(e.getMessage().contains(libs.toString())
+                && e.getMessage().contains("provides none of Hangar's SPIs"), e.getMessage());
     }
 }
