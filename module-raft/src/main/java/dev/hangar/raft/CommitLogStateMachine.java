@@ -92,13 +92,16 @@ final class CommitLogStateMachine extends BaseStateMachine {
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage storage) throws IOException {
         super.initialize(server, groupId, storage);
-        snapshots.init(storage);
-        TinySnapshots.Snapshot latest = snapshots.latest();
-        if (latest != null) {
-            updateLastAppliedTermIndex(latest.term(), latest.index());
-            committedOffset = Math.max(committedOffset, latest.committedOffset());
-            endByIndex.put(latest.index(), latest.committedOffset());
-        }
+        // RUNNING from here: a snapshot installation pauses and restarts the state machine, which needs it
+        getLifeCycle().startAndTransition(() -> {
+            snapshots.init(storage);
+            TinySnapshots.Snapshot latest = snapshots.latest();
+            if (latest != null) {
+                updateLastAppliedTermIndex(latest.term(), latest.index());
+                committedOffset = Math.max(committedOffset, latest.committedOffset());
+                endByIndex.put(latest.index(), latest.committedOffset());
+            }
+        }, IOException.class);
     }
 
     @Override
@@ -277,13 +280,56 @@ final class CommitLogStateMachine extends BaseStateMachine {
         LOG.warn("no leader for a while: {}", roleInfo.getRole());
     }
 
+    /**
+     * Ratis asks a follower to install a snapshot when the leader no longer has the entries it needs, and once when
+     * it joins the group (a peer added online). Our snapshot is only "the CommitLog is complete up to an entry", so
+     * there is nothing to copy when this node's own log reaches the leader's first entry: it answers with its own
+     * last applied entry, and the leader sends what follows. A node with an empty log, while the leader still has
+     * every entry from the first, answers the leader's first entry (a configuration entry, no CommitLog bytes).
+     * Further behind, the bytes are gone from every entry the leader has: it refuses, naming the fix.
+     */
     @Override
     public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto roleInfo,
                                                                        TermIndex firstTermIndexInLog) {
-        String why = "the leader no longer has the Raft entries this node needs (its log starts at "
-                + firstTermIndexInLog + "); copy the leader's store directory to rebuild this node";
-        LOG.error(why);
-        return CompletableFuture.failedFuture(new IOException(why));
+        TermIndex mine = getLastAppliedTermIndex();
+        TermIndex answer;
+        if (mine != null && mine.getIndex() >= firstTermIndexInLog.getIndex() - 1 && mine.getIndex() >= 0) {
+            answer = mine;
+        } else if (firstTermIndexInLog.getIndex() == 0 && committedOffset == 0 && log.maxOffset() <= 0) {
+            answer = firstTermIndexInLog;
+        } else {
+            String why = "the leader no longer has the Raft entries this node needs (its log starts at "
+                    + firstTermIndexInLog + ", this node applied " + mine + "); copy the leader's store directory "
+                    + "to rebuild this node";
+            LOG.error(why);
+            return CompletableFuture.failedFuture(new IOException(why));
+        }
+        try {
+            log.force(committedOffset);
+            snapshots.save(answer.getTerm(), answer.getIndex(), committedOffset);
+        } catch (IOException | RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        LOG.info("joining at entry {} with the CommitLog committed up to {}", answer, committedOffset);
+        return CompletableFuture.completedFuture(answer);
+    }
+
+    /** Ratis pauses the state machine around a snapshot installation; the state (the CommitLog) stays as it is. */
+    @Override
+    public void pause() {
+        getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSING);
+        getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSED);
+    }
+
+    @Override
+    public void reinitialize() {
+        getLifeCycle().startAndTransition(() -> {
+            TinySnapshots.Snapshot latest = snapshots.latest();
+            if (latest != null) {
+                updateLastAppliedTermIndex(latest.term(), latest.index());
+                endByIndex.put(latest.index(), latest.committedOffset());
+            }
+        });
     }
 
     @Override

@@ -175,6 +175,17 @@ final class RaftReplicationService implements ReplicationService {
         return stateMachine.committedOffset();
     }
 
+    /** On the leader: the slowest member's match offset, so retention keeps what a follower still needs. */
+    @Override
+    public long retainFrom() {
+        ConsensusStatus s = consensusStatus();
+        if (!s.isLeader()) {
+            return Long.MAX_VALUE;
+        }
+        return s.peers().stream().filter(p -> !p.id().equals(settings.selfId()))
+                .mapToLong(p -> p.matchOffset() < 0 ? 0 : p.matchOffset()).min().orElse(Long.MAX_VALUE);
+    }
+
     @Override
     public String putRefusal() {
         if (ready) {
@@ -294,7 +305,8 @@ final class RaftReplicationService implements ReplicationService {
                     throw new IllegalStateException("cannot " + what + ": " + reply.getException());
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot " + what + ": " + e.getMessage(), e);
+                Throwable cause = e.getCause() != null ? e.getCause() : e;
+                throw new UncheckedIOException("cannot " + what + ": " + cause, e);
             } finally {
                 current.setContextClassLoader(before);
             }

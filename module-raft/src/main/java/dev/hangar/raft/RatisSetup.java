@@ -72,7 +72,7 @@ final class RatisSetup {
         return p;
     }
 
-    /** A client for the group's admin operations: gives up after a few tries instead of Ratis' retry-forever. */
+    /** A client for the group's admin operations: gives up after 30 s of tries instead of Ratis' retry-forever (a reconfiguration waits for the previous one). */
     static RaftClient adminClient(RaftGroup group) {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(10, java.util.concurrent.TimeUnit.SECONDS));
@@ -81,8 +81,8 @@ final class RatisSetup {
                 .setProperties(p)
                 .setClientId(ClientId.randomId())
                 .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), p))
-                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(5,
-                        TimeDuration.valueOf(500, java.util.concurrent.TimeUnit.MILLISECONDS)))
+                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(30,
+                        TimeDuration.valueOf(1, java.util.concurrent.TimeUnit.SECONDS)))
                 .build();
     }
 

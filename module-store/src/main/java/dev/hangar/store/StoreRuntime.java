@@ -395,7 +395,9 @@ final class StoreRuntime implements AutoCloseable {
         DiskSpaceMonitor disk = new DiskSpaceMonitor(watched, DiskUsageProbe.fileSystem(), b.flags, policy);
         disk.check();
         CommitLog commitLog = b.commitLog;
-        return new RetentionService(new CleanCommitLogService(b.commitLogQueue, disk, policy, Clock.systemDefaultZone()),
+        ReplicationService replication = b.replication;
+        return new RetentionService(new CleanCommitLogService(b.commitLogQueue, disk, policy, Clock.systemDefaultZone(),
+                () -> replication == null ? Long.MAX_VALUE : replication.retainFrom()),
                 new CleanConsumeQueueService(commitLog::getMinOffset, b.dispatchers), disk, policy);
     }
 

@@ -66,4 +66,13 @@ public interface ReplicationService {
     default Optional<ConsensusGroup> consensus() {
         return Optional.empty();
     }
+
+    /**
+     * The lowest CommitLog offset a peer still needs (a follower behind the leader): retention deletes no file that
+     * holds bytes at or past it unless the disk is about to fill, and then says so naming it. Read once per retention
+     * pass. The default: unbounded (a master/slave slave that lost its files is re-seeded by hand).
+     */
+    default long retainFrom() {
+        return Long.MAX_VALUE;
+    }
 }

@@ -49,9 +49,19 @@ public final class CleanCommitLogService {
     private volatile long lastRedeleteMillis;
     private volatile long totalDeleted;
     private volatile PassResult lastPass = PassResult.IDLE;
+    /** The lowest offset a replication peer still needs ({@code ReplicationService.retainFrom}). */
+    private final java.util.function.LongSupplier retainFrom;
+    private long reportedHeldAt = -1;
 
     public CleanCommitLogService(MappedFileQueue commitLogQueue, DiskSpaceMonitor disk, RetentionPolicy policy,
                                  Clock clock) {
+        this(commitLogQueue, disk, policy, clock, () -> Long.MAX_VALUE);
+    }
+
+    /** @param retainFrom the lowest offset a replication peer still needs: files holding it or later are kept */
+    public CleanCommitLogService(MappedFileQueue commitLogQueue, DiskSpaceMonitor disk, RetentionPolicy policy,
+                                 Clock clock, java.util.function.LongSupplier retainFrom) {
+        this.retainFrom = retainFrom;
         this.commitLogQueue = commitLogQueue;
         this.disk = disk;
         this.policy = policy;
@@ -97,9 +107,25 @@ public final class CleanCommitLogService {
             manualPassesLeft--;
         }
         boolean atOnce = policy.cleanFileForciblyEnable() && state.cleanImmediately();
-        int deleted = commitLogQueue.deleteExpiredFileByTime(policy.fileReservedMillis(),
-                policy.deleteFilesIntervalMillis(), policy.destroyIntervalForciblyMillis(), atOnce,
-                RetentionPolicy.MAX_FILES_PER_PASS);
+        int batch = RetentionPolicy.MAX_FILES_PER_PASS;
+        long needed = retainFrom.getAsLong();
+        if (needed != Long.MAX_VALUE) {
+            int free = filesWhollyBelow(needed);
+            if (atOnce && free < batch) {
+                LOG.error("the disk is nearly full ({}): deleting commit-log files a replication peer still needs "
+                        + "(it has the log only up to {}); that peer must be rebuilt from a copy of this store",
+                        state.usage().describe(), needed);
+            } else if (free < batch) {
+                if (free == 0 && reportedHeldAt != needed) {
+                    reportedHeldAt = needed;
+                    LOG.warn("retention keeps the commit-log files from offset {}: a replication peer still needs them",
+                            needed);
+                }
+                batch = free;
+            }
+        }
+        int deleted = batch == 0 ? 0 : commitLogQueue.deleteExpiredFileByTime(policy.fileReservedMillis(),
+                policy.deleteFilesIntervalMillis(), policy.destroyIntervalForciblyMillis(), atOnce, batch);
         PassResult result = new PassResult(deleted, timeUp, state.spaceToDelete(), atOnce, manual);
         if (deleted > 0) {
             totalDeleted += deleted;
@@ -114,6 +140,18 @@ public final class CleanCommitLogService {
         }
         lastPass = result;
         return result;
+    }
+
+    /** How many of the oldest files end at or before {@code offset} (deleting them loses no byte a peer needs). */
+    private int filesWhollyBelow(long offset) {
+        int n = 0;
+        for (var file : commitLogQueue.mappedFiles()) {
+            if (file.fileFromOffset() + file.fileSize() > offset) {
+                break;
+            }
+            n++;
+        }
+        return n;
     }
 
     /** Every redeleteHangedFileInterval: retry deleting a first file that a reader kept alive. */

@@ -241,4 +241,24 @@ class CleanCommitLogServiceTest {
             assertEquals(FILES - EXPIRED, queue(store).mappedFiles().size(), "and stop at the first unexpired file");
         }
     }
+
+    @Test
+    void filesAReplicationPeerStillNeedsStayUntilTheDiskIsNearlyFull() throws Exception {
+        try (DefaultMessageStore store = RetentionFixture.storeWithOneMessagePerFile(dir)) {
+            MappedFileQueue q = queue(store);
+            age(q, EXPIRED, TWO_HOURS);
+            // a follower holds the log up to the middle of the fourth file: the first three may go, not the fourth
+            long needed = 3L * FILE_SIZE + 100;
+            RetentionPolicy policy = RetentionPolicy.from(store.config());
+            CleanCommitLogService held = new CleanCommitLogService(q, new DiskSpaceMonitor(TestInternals.root(store),
+                    DiskUsageProbe.fixedRatio(0.10), new RunningFlags(), policy), policy, clockAtHour(4), () -> needed);
+            assertEquals(List.of(3, 0), passesUntilIdle(held));
+            assertEquals(3L * FILE_SIZE, store.getMinPhyOffset(), "the file holding the needed offset is kept");
+
+            // past the clean-forcibly line the disk wins, loudly
+            CleanCommitLogService full = new CleanCommitLogService(q, new DiskSpaceMonitor(TestInternals.root(store),
+                    DiskUsageProbe.fixedRatio(0.87), new RunningFlags(), policy), policy, clockAtHour(4), () -> needed);
+            assertEquals(10, full.run().deleted());
+        }
+    }
 }
