@@ -33,6 +33,11 @@ public final class RaftReplicationProvider implements ReplicationServiceProvider
     }
 
     @Override
+    public void validate(dev.hangar.spi.config.StoreConfig config) {
+        RaftSettings.from(config);
+    }
+
+    @Override
     public ReplicationService create(ReplicationContext context) {
         return new RaftReplicationService(RaftSettings.from(context.config()), context.log());
     }

@@ -97,4 +97,23 @@ class RaftGroupTest {
             RaftStores.closeAll(stores);
         }
     }
+
+    @Test
+    void aMissingOrWrongRaftSettingStopsTheStoreBeforeAnyFileIsCreated() {
+        Path store = dir.resolve("bad");
+        var noPeers = dev.hangar.spi.config.StoreConfig.builder()
+                .set("storePathRootDir", store.toString(), "test").set("haService", "raft", "test").build();
+        var e = org.junit.jupiter.api.Assertions.assertThrows(dev.hangar.spi.config.ConfigException.class,
+                () -> new DefaultMessageStore(noPeers));
+        assertTrue(e.getMessage().contains("raft.peers"), e.getMessage());
+        var strangerSelf = RaftStores.config(store, RaftStores.peers(3), "n9");
+        e = org.junit.jupiter.api.Assertions.assertThrows(dev.hangar.spi.config.ConfigException.class,
+                () -> new DefaultMessageStore(strangerSelf));
+        assertTrue(e.getMessage().contains("raft.selfId"), e.getMessage());
+        var withRole = RaftStores.config(store, RaftStores.peers(3), "n0", "brokerRole", "SYNC_MASTER");
+        e = org.junit.jupiter.api.Assertions.assertThrows(dev.hangar.spi.config.ConfigException.class,
+                () -> new DefaultMessageStore(withRole));
+        assertTrue(e.getMessage().contains("brokerRole") && e.getMessage().contains("haService=raft"), e.getMessage());
+        org.junit.jupiter.api.Assertions.assertFalse(java.nio.file.Files.exists(store), "nothing was created");
+    }
 }

@@ -20,4 +20,11 @@ public interface ReplicationServiceProvider extends NamedProvider {
     default boolean electsWriter() {
         return false;
     }
+
+    /**
+     * Checks the provider's own settings before the store touches a file, so a bad or missing one stops the start
+     * with nothing created; throws {@code ConfigException} naming the key. The default accepts everything.
+     */
+    default void validate(dev.hangar.spi.config.StoreConfig config) {
+    }
 }

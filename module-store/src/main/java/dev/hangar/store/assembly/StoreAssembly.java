@@ -71,6 +71,9 @@ public final class StoreAssembly {
         String haName = replicationName(config, role);
         ReplicationServiceProvider replication = haName == null ? null : registry.select(
                 ReplicationServiceProvider.class, haName, StoreConfigKeys.HA_SERVICE.name());
+        if (replication != null) {
+            replication.validate(config);
+        }
         if (replication != null && replication.electsWriter()) {
             refuseFixedRoles(config, replication.name(), mapped);
         }
