@@ -148,6 +148,15 @@ public final class DefaultMessageStore implements MessageStore {
         return config;
     }
 
+    /**
+     * The consensus group this store belongs to (a {@code raft} node): who leads and where, each peer's progress, and
+     * the online changes to the group; empty for a lone store or a fixed master/slave role.
+     */
+    public java.util.Optional<dev.hangar.spi.ha.ConsensusGroup> consensus() {
+        StoreRuntime rt = runtime;
+        return rt == null || rt.replication() == null ? java.util.Optional.empty() : rt.replication().consensus();
+    }
+
     /** Package-private: the launcher reads it through {@link LauncherAccess}, embedders through {@link #statsSnapshot()}. */
     RunningFlags runningFlags() {
         return flags;

@@ -55,6 +55,10 @@ final class PutAdmission {
             return PutMessageResult.refused(PutMessageStatus.SERVICE_NOT_AVAILABLE, "this store is a SLAVE of "
                     + masterAddress + ": put to the master");
         }
+        String notWriter = rt.replication() == null ? null : rt.replication().putRefusal();
+        if (notWriter != null) {
+            return PutMessageResult.refused(PutMessageStatus.SERVICE_NOT_AVAILABLE, notWriter);
+        }
         if (!flags.isWritable()) {
             return PutMessageResult.refused(PutMessageStatus.SERVICE_NOT_AVAILABLE,
                     "the store is not writable: " + flags.reason());

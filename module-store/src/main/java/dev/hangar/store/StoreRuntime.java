@@ -257,7 +257,13 @@ final class StoreRuntime implements AutoCloseable {
         boolean sync = config.isSyncFlush();
         MappedFileQueue q = b.commitLogQueue;
         // the CommitLog's readable end, not the last file's: with a write buffer they differ (CommitLog.getMaxOffset)
-        LongSupplier dispatchableEnd = sync ? q::getFlushedWhere : commitLog::getMaxOffset;
+        LongSupplier writtenEnd = sync ? q::getFlushedWhere : commitLog::getMaxOffset;
+        // a consensus provider's committed offset bounds dispatch too: what a later leader may cut is never read
+        b.replication = b.readOnly ? null : createReplication(b, assembly, offsets, cqView);
+        ReplicationService consensus = b.replication;
+        LongSupplier dispatchableEnd = consensus == null || assembly.replication() == null
+                || !assembly.replication().electsWriter() ? writtenEnd
+                : () -> Math.min(writtenEnd.getAsLong(), consensus.committedOffset());
         b.plugins = new PluginDispatch(b.dispatchers, commitLog, dispatchableEnd);
         b.offsets = new ConsumerOffsetSnapshots(new ConsumerOffsetTable(), new ConsumerOffsetFile(
                 b.root.resolve("config").resolve("consumerOffset.json")),
@@ -312,7 +318,7 @@ final class StoreRuntime implements AutoCloseable {
             b.retention = newRetention(b);
             return new StoreRuntime(b);
         }
-        b.replication = startReplication(b, assembly);
+        startReplication(b, assembly);
         new AbortMarker(b.root).create();
         b.flushService.start();
         b.plugins.start(end, b.reput::prepare);
@@ -329,15 +335,16 @@ final class StoreRuntime implements AutoCloseable {
     }
 
     /**
-     * The replication service, started before any other service so a busy HA port fails the open cleanly; null when
-     * this store replicates nothing. A slave's appends wake the dispatcher and the flusher.
+     * The replication service, created before recovery's dispatch (a consensus provider's committed offset bounds it)
+     * and started by {@link #startReplication}; null when this store replicates nothing. A slave's appends wake the
+     * dispatcher and the flusher; the dispatch side is reached through the builder when called, since the
+     * dispatcher is made after this.
      */
-    private static ReplicationService startReplication(Builder b, StoreAssembly assembly) {
+    private static ReplicationService createReplication(Builder b, StoreAssembly assembly, TopicQueueOffsets offsets,
+                                                        ConsumeQueueView cqView) {
         if (assembly.replication() == null) {
             return null;
         }
-        ReputMessageService reput = b.reput;
-        FlushCommitLogService flush = b.flushService;
         if (assembly.role() == BrokerRole.SLAVE && !b.mappedStorage.usesWriteBuffer()) {
             // the file is the mapping: replicated bytes go in with pwrite, without first-touch faults
             b.commitLog.writeReplicasThroughFile();
@@ -346,16 +353,35 @@ final class StoreRuntime implements AutoCloseable {
         // asks the committer not to wait for commitCommitLogLeastPages, and each commit wakes the shipping (a put's
         // own wake-up comes before that commit)
         boolean bufferedMaster = assembly.role() != BrokerRole.SLAVE && b.mappedStorage.usesWriteBuffer();
+        FlushCommitLogService flush = b.flushService;
+        CommitLogReplicaPort.Dispatch dispatch = new CommitLogReplicaPort.Dispatch(
+                () -> b.reput.publishedOffset(),
+                () -> {
+                    b.reput.wakeup();
+                    b.plugins.wakeup();
+                },
+                () -> {
+                    offsets.resetAll();
+                    if (cqView != null) {
+                        cqView.forEachQueue((topic, queueId, min, max) -> offsets.raise(topic, queueId, max));
+                    }
+                });
         CommitLogReplicaPort port = new CommitLogReplicaPort(b.commitLog, () -> {
-            reput.wakeup();
+            b.reput.wakeup();
             flush.wakeup();
-        }, bufferedMaster ? flush::commitThrough : offset -> { });
-        b.replication = assembly.replication().create(new ReplicationContext(assembly.role(), b.config, port));
+        }, bufferedMaster ? flush::commitThrough : offset -> { }, dispatch, b.flushTarget);
+        return assembly.replication().create(new ReplicationContext(assembly.role(), b.config, port));
+    }
+
+    /** Starts the replication service before any other service, so a busy port fails the open cleanly. */
+    private static void startReplication(Builder b, StoreAssembly assembly) {
+        if (b.replication == null) {
+            return;
+        }
         b.replication.start();
-        if (bufferedMaster) {
+        if (assembly.role() != BrokerRole.SLAVE && b.mappedStorage.usesWriteBuffer()) {
             b.flushTarget.afterCommit(b.replication::readableEndMoved);
         }
-        return b.replication;
     }
 
     /** Retention and the disk watch; the first disk check runs now, so a store opened on a full disk refuses puts. */

@@ -7,7 +7,12 @@ import java.nio.ByteBuffer;
  * provider reads what it ships; a slave's provider appends what it receives at exactly the master's offsets, and
  * the engine dispatches it (ConsumeQueue, index, plugins) as it does its own puts.
  *
- * <p>Thread-safety: every method from any thread; {@link #appendAt} is serialised with puts by the put lock.
+ * <p>A consensus provider (one whose {@link ReplicationService#committedOffset()} is not unbounded) also cuts the
+ * log back ({@link #truncate}), forces it ({@link #force}), tells the engine that its committed offset moved
+ * ({@link #committedMoved}) and readies a node for puts when it becomes the leader ({@link #prepareForPuts}).
+ *
+ * <p>Thread-safety: every method from any thread; {@link #appendAt} and {@link #truncate} are serialised with puts
+ * by the put lock.
  */
 public interface ReplicatedLog {
 
@@ -48,4 +53,35 @@ public interface ReplicatedLog {
      */
     default void readableWanted(long nextOffset) {
     }
+
+    /**
+     * Cuts the log back so that it ends at {@code offset}: the bytes at and past it are dropped (files wholly past it
+     * are deleted), and a later {@link #appendAt} continues there. Only bytes dispatch has not passed may be cut:
+     * under a consensus provider dispatch stops at {@link ReplicationService#committedOffset()}, which never covers
+     * bytes a new leader can remove. Nothing happens when the log already ends at or before {@code offset}.
+     *
+     * @throws IllegalStateException naming both offsets when {@code offset} is below what dispatch has passed (those
+     *                               records are visible in queues and the index), or not on a record boundary the
+     *                               log can end at
+     */
+    void truncate(long offset);
+
+    /** Blocks until the bytes before {@code offset} (at most {@link #maxOffset()}) are forced to the disk. */
+    void force(long offset);
+
+    /**
+     * The provider's {@link ReplicationService#committedOffset()} moved: wakes the dispatcher so the newly committed
+     * records become readable. Must not block.
+     */
+    void committedMoved();
+
+    /**
+     * Readies this log for puts on a node that has just become the writer: waits until dispatch has passed every
+     * byte of the log (the caller has cut the log to its committed end first, so all of it is committed), then takes
+     * each queue's next offset from the dispatched queues, so the first put continues every queue where the log
+     * ends. Blocks at most {@code timeoutMillis}.
+     *
+     * @return false when dispatch did not catch up in time (puts must stay refused)
+     */
+    boolean prepareForPuts(long timeoutMillis);
 }

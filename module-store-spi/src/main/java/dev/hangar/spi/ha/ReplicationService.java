@@ -1,6 +1,7 @@
 package dev.hangar.spi.ha;
 
 import dev.hangar.spi.store.PutMessageStatus;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -42,4 +43,27 @@ public interface ReplicationService {
     ReplicationStatus status();
 
     void shutdown();
+
+    /**
+     * The end of what a quorum holds: dispatch (ConsumeQueue, index, plugins, long polls) never passes it, so a read
+     * never returns a message a later writer may cut. Read by the dispatch thread on every pass: must be cheap.
+     * Before {@link #start()} it is what the service knew when it was created (the engine's recovery re-dispatches up
+     * to it). The default (a fixed master/slave role): unbounded.
+     */
+    default long committedOffset() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * Why this node takes no puts now (it is not the leader, or not ready yet), or null when it does. Read on every
+     * put: must be cheap. The default (a fixed role, which the engine checks itself): null.
+     */
+    default String putRefusal() {
+        return null;
+    }
+
+    /** A group that elects its writer (Raft): who leads, each peer's progress, and changes to the group. */
+    default Optional<ConsensusGroup> consensus() {
+        return Optional.empty();
+    }
 }

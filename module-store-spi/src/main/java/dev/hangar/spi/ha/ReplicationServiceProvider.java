@@ -11,4 +11,13 @@ import dev.hangar.spi.NamedProvider;
 public interface ReplicationServiceProvider extends NamedProvider {
 
     ReplicationService create(ReplicationContext context);
+
+    /**
+     * True for a provider whose nodes elect the writer among themselves (Raft): the store's role is not configured,
+     * so the launcher refuses {@code brokerRole} beside it, and puts are gated by
+     * {@link ReplicationService#putRefusal()}.
+     */
+    default boolean electsWriter() {
+        return false;
+    }
 }

@@ -71,6 +71,9 @@ public final class StoreAssembly {
         String haName = replicationName(config, role);
         ReplicationServiceProvider replication = haName == null ? null : registry.select(
                 ReplicationServiceProvider.class, haName, StoreConfigKeys.HA_SERVICE.name());
+        if (replication != null && replication.electsWriter()) {
+            refuseFixedRoles(config, replication.name(), mapped);
+        }
         StoreAssembly a = new StoreAssembly(lock, mapped, flush, dispatchers, role, replication);
         LOG.info("providers: putMessageLock={} ({}), mappedFile={} ({}), flushService={} ({}), dispatchers={}, "
                         + "brokerRole={}, haService={}", lock.name(), moduleOf(lock), mapped.name(), moduleOf(mapped),
@@ -102,6 +105,26 @@ public final class StoreAssembly {
         }
         boolean explicitRole = !"default".equals(config.source(StoreConfigKeys.BROKER_ROLE));
         return role != BrokerRole.ASYNC_MASTER || explicitRole ? DEFAULT_REPLICATION : null;
+    }
+
+    /**
+     * A provider whose nodes elect their writer sets every node's role itself: a configured {@code brokerRole} (or
+     * a slave's master address) would contradict it. Its followers append and its leaders cut the log back, which a
+     * write buffer (appends held out of the file until committed) cannot do.
+     */
+    private static void refuseFixedRoles(StoreConfig config, String provider, MappedStorageProvider mapped) {
+        for (var key : List.of(StoreConfigKeys.BROKER_ROLE, StoreConfigKeys.HA_MASTER_ADDRESS)) {
+            if (!"default".equals(config.source(key))) {
+                throw new dev.hangar.spi.config.ConfigException(key.name() + " cannot be set with haService="
+                        + provider + ": its nodes elect the leader themselves (remove " + key.name() + ")");
+            }
+        }
+        if (mapped.needsCommitService()) {
+            throw new dev.hangar.spi.config.ConfigException(StoreConfigKeys.MAPPED_FILE.name() + "=" + mapped.name()
+                    + " cannot be used with haService=" + provider + ": it keeps appends in a write buffer, which a "
+                    + "follower's appends and a new leader's cut of its log cannot work with; use "
+                    + StoreConfigKeys.MAPPED_FILE.name() + "=" + SLAVE_MAPPED_FILE);
+        }
     }
 
     /** The built-in replication provider {@code auto} chooses. */

@@ -238,6 +238,27 @@ public final class CommitLog {
         }
     }
 
+    /**
+     * Cuts the log back so that it ends at {@code offset} (a consensus provider removing entries a new leader does not
+     * have, or a leader dropping bytes no entry covers): the last file's positions move back and files wholly past it
+     * are deleted. The bytes past {@code offset} stay in the file until overwritten: the provider cuts again at start
+     * when its log ends before the CommitLog does. Under the put lock, so no put or replicated append is half done.
+     */
+    public void truncate(long offset) {
+        lock.lock();
+        try {
+            if (offset >= queue.getMaxWrotePosition()) {
+                return;
+            }
+            LOG.warn("cutting the commit log back from {} to {}", queue.getMaxWrotePosition(), offset);
+            queue.truncateDirtyFiles(offset);
+            // the walk of replicated records restarts at the next append, which begins on a record boundary
+            replicatedAppender.restart();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void writeThroughChannel(MappedFile file, ByteBuffer piece) {
         try {
             replicaWriter.write(file, file.wrotePosition(), piece);

@@ -3,31 +3,55 @@ package dev.hangar.store.commitlog;
 import dev.hangar.spi.ha.ReplicatedLog;
 import dev.hangar.spi.mapped.MappedFile;
 import dev.hangar.spi.mapped.SelectedRegion;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * The CommitLog as a replication provider sees it ({@link ReplicatedLog}): raw reads for a master's shipping,
- * verbatim appends for a slave. After a slave's append it runs {@code onAppended} (wakes the dispatcher and the
- * flusher), so replicated messages become readable as the master's own do.
+ * verbatim appends for a slave, and for a consensus provider the cut, the force and the hand-over to puts. After a
+ * slave's append it runs {@code onAppended} (wakes the dispatcher and the flusher), so replicated messages become
+ * readable as the master's own do.
  */
 public final class CommitLogReplicaPort implements ReplicatedLog {
     private final CommitLog commitLog;
     private final Runnable onAppended;
     private final LongConsumer commitThrough;
+    private final Dispatch dispatch;
+    private final CommitLogFlushTarget flush;
+
+    /**
+     * What the port needs of the dispatch side.
+     *
+     * @param dispatchedOffset  the offset below which every record is dispatched (a cut may not go below it)
+     * @param wake              wakes the dispatcher (and the plugins' cursors)
+     * @param takeQueueOffsets  sets every queue's next offset from the dispatched ConsumeQueues
+     */
+    public record Dispatch(LongSupplier dispatchedOffset, Runnable wake, Runnable takeQueueOffsets) {
+    }
 
     public CommitLogReplicaPort(CommitLog commitLog, Runnable onAppended) {
-        this(commitLog, onAppended, offset -> { });
+        this(commitLog, onAppended, offset -> { }, null, null);
     }
 
     /**
      * @param commitThrough asked (on a master with a write buffer) to commit through an offset a put waits to see
      *                      replicated; the appends before it are not readable, so not shippable, until then
+     * @param dispatch      the dispatch side, for {@link #truncate}, {@link #committedMoved} and
+     *                      {@link #prepareForPuts}; null where no consensus provider runs (they then fail)
+     * @param flush         forces the log for {@link #force}; null likewise
      */
-    public CommitLogReplicaPort(CommitLog commitLog, Runnable onAppended, LongConsumer commitThrough) {
+    public CommitLogReplicaPort(CommitLog commitLog, Runnable onAppended, LongConsumer commitThrough,
+                                Dispatch dispatch, CommitLogFlushTarget flush) {
         this.commitLog = commitLog;
         this.onAppended = onAppended;
         this.commitThrough = commitThrough;
+        this.dispatch = dispatch;
+        this.flush = flush;
     }
 
     @Override
@@ -74,5 +98,58 @@ public final class CommitLogReplicaPort implements ReplicatedLog {
     @Override
     public void readableWanted(long nextOffset) {
         commitThrough.accept(nextOffset);
+    }
+
+    @Override
+    public void truncate(long offset) {
+        long dispatched = consensus().dispatchedOffset().getAsLong();
+        if (offset < dispatched) {
+            throw new IllegalStateException("cannot cut the commit log back to " + offset + ": records up to "
+                    + dispatched + " are dispatched (readable in queues and the index)");
+        }
+        commitLog.truncate(offset);
+    }
+
+    @Override
+    public void force(long offset) {
+        if (flush == null) {
+            throw new UnsupportedOperationException("this commit log is not set up for a consensus provider");
+        }
+        try {
+            long target = Math.min(offset, flush.maxWrotePosition());
+            while (flush.flushedWhere() < target) {
+                flush.flush(0);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot force the commit log through " + offset, e);
+        }
+    }
+
+    @Override
+    public void committedMoved() {
+        consensus().wake().run();
+    }
+
+    @Override
+    public boolean prepareForPuts(long timeoutMillis) {
+        Dispatch d = consensus();
+        long end = commitLog.getMaxOffset();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (d.dispatchedOffset().getAsLong() < end) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            d.wake().run();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        d.takeQueueOffsets().run();
+        return true;
+    }
+
+    private Dispatch consensus() {
+        if (dispatch == null) {
+            throw new UnsupportedOperationException("this commit log is not set up for a consensus provider");
+        }
+        return dispatch;
     }
 }

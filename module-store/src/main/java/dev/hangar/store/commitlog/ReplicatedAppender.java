@@ -40,6 +40,12 @@ final class ReplicatedAppender implements AppendCallback {
         return nextRecordStart;
     }
 
+    /** Forgets where the walk was (the log was cut back): the next append's offset is a record boundary again. */
+    void restart() {
+        nextRecordStart = UNKNOWN;
+        walkLost = false;
+    }
+
     /**
      * Sets up one {@code MappedFile.append} of {@code length} bytes at commit-log offset {@code offset}: the remaining
      * bytes of {@code chunk}, or, when {@code chunk} is null, bytes already written into the file at the append

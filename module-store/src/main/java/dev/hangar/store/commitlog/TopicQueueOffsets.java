@@ -148,6 +148,15 @@ public final class TopicQueueOffsets {
         }
     }
 
+    /**
+     * Every queue of every topic starts again at offset 0, keeping the counter objects (a writer holding one still
+     * counts in this table). Only while nothing puts: a node becoming the leader before it takes the offsets from
+     * its queues.
+     */
+    public synchronized void resetAll() {
+        offsets.values().forEach(TopicCounters::reset);
+    }
+
     /** Forgets every queue; only while nothing puts (counters a writer already holds would be cut off). */
     public void clear() {
         offsets.clear();

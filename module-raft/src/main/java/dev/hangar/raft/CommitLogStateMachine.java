@@ -1,0 +1,302 @@
+package dev.hangar.raft;
+
+import dev.hangar.spi.ha.ReplicatedLog;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The CommitLog as Ratis' state machine. An entry is a CommitLog range's header ({@link RaftEntryFormat}); its
+ * bytes are the entry's state-machine data: the leader reads them from its CommitLog when it makes the entry
+ * ({@link #startTransaction}), a follower appends them at exactly their offset ({@link #write}), {@link #flush}
+ * forces the CommitLog before Ratis counts the entry durable, {@link #truncate} cuts the CommitLog back to the
+ * start of the first removed entry. Applying an entry only moves the committed offset: dispatch, reads and long
+ * polls stop there on every node ({@code ReplicationService.committedOffset()}).
+ *
+ * <p>Thread-safety: Ratis calls write/flush/truncate from its log worker, apply from its state-machine updater,
+ * startTransaction/preAppend from the submitting thread; the shared state is the index map (concurrent) and
+ * volatile offsets.
+ */
+final class CommitLogStateMachine extends BaseStateMachine {
+    private static final Logger LOG = LoggerFactory.getLogger(CommitLogStateMachine.class);
+
+    /** What the service learns from the state machine. */
+    interface Events {
+        /** The committed offset moved (on every node, from the updater thread). */
+        void committed(long offset);
+
+        /** This node is leader and has applied every earlier entry: ready its log for puts (must not block long). */
+        void leaderReady();
+
+        /** Leadership moved (to {@code leaderId}, maybe null) or this node stopped being leader. */
+        void leaderChanged(RaftPeerId leaderId);
+    }
+
+    private final ReplicatedLog log;
+    private final TinySnapshots snapshots;
+    private final Events events;
+    /** Entry index -> the end offset of its range, for every entry written, made or applied and not yet purged. */
+    private final ConcurrentSkipListMap<Long, Long> endByIndex = new ConcurrentSkipListMap<>();
+    private volatile long committedOffset;
+    /** On the leader: where the next entry's range must start (the end of the last one appended to the Raft log). */
+    private volatile long appendedEnd = -1;
+
+    CommitLogStateMachine(ReplicatedLog log, TinySnapshots snapshots, Events events) {
+        this.log = log;
+        this.snapshots = snapshots;
+        this.events = events;
+        TinySnapshots.Snapshot latest = snapshots.latest();
+        this.committedOffset = latest == null ? Math.max(0, log.minOffset()) : latest.committedOffset();
+    }
+
+    long committedOffset() {
+        return committedOffset;
+    }
+
+    /** The end offset of the range of the entry at or below {@code index}, or -1 when unknown. */
+    long endAtOrBefore(long index) {
+        Map.Entry<Long, Long> e = endByIndex.floorEntry(index);
+        return e == null ? -1 : e.getValue();
+    }
+
+    /** The end of the last range appended to the Raft log on this leader. */
+    long appendedEnd() {
+        return appendedEnd;
+    }
+
+    /** A leader starts appending after what is committed (its tail past it was cut). */
+    void leaderAppendsFrom(long offset) {
+        appendedEnd = offset;
+    }
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage storage) throws IOException {
+        super.initialize(server, groupId, storage);
+        snapshots.init(storage);
+        TinySnapshots.Snapshot latest = snapshots.latest();
+        if (latest != null) {
+            updateLastAppliedTermIndex(latest.term(), latest.index());
+            committedOffset = Math.max(committedOffset, latest.committedOffset());
+            endByIndex.put(latest.index(), latest.committedOffset());
+        }
+    }
+
+    @Override
+    public StateMachineStorage getStateMachineStorage() {
+        return snapshots.storage();
+    }
+
+    @Override
+    public org.apache.ratis.statemachine.SnapshotInfo getLatestSnapshot() {
+        return snapshots.latestInfo();
+    }
+
+    @Override
+    public long takeSnapshot() throws IOException {
+        TermIndex applied = getLastAppliedTermIndex();
+        if (applied == null || applied.getIndex() < 0) {
+            return -1;
+        }
+        long offset = committedOffset;
+        // the snapshot vouches for the CommitLog up to offset: force it first
+        log.force(offset);
+        snapshots.save(applied.getTerm(), applied.getIndex(), offset);
+        endByIndex.headMap(applied.getIndex(), false).clear();
+        return applied.getIndex();
+    }
+
+    // ----- the leader makes entries
+
+    @Override
+    public TransactionContext startTransaction(RaftClientRequest request) throws IOException {
+        ByteBuffer ask = request.getMessage().getContent().asReadOnlyByteBuffer();
+        long start = ask.getLong();
+        int length = ask.getInt();
+        ByteBuffer bytes = ByteBuffer.allocate(length);
+        while (bytes.hasRemaining()) {
+            int n = log.read(start + bytes.position(), bytes);
+            if (n <= 0) {
+                throw new IOException("cannot read the CommitLog range [" + start + ", " + (start + length)
+                        + ") to replicate it: " + (n < 0 ? "no longer retained" : "not written"));
+            }
+        }
+        bytes.flip();
+        int crc = RaftEntryFormat.crc(bytes);
+        return TransactionContext.newBuilder()
+                .setStateMachine(this)
+                .setServerRole(RaftPeerRole.LEADER)
+                .setClientRequest(request)
+                .setLogData(UnsafeByteOperations.unsafeWrap(RaftEntryFormat.encode(start, length, crc)))
+                .setStateMachineData(UnsafeByteOperations.unsafeWrap(bytes))
+                .build();
+    }
+
+    @Override
+    public TransactionContext preAppendTransaction(TransactionContext trx) throws IOException {
+        // called in log order: entries must cover the CommitLog without gap or overlap
+        RaftEntryFormat.Range r = range(trx.getStateMachineLogEntry().getLogData());
+        if (r.start() != appendedEnd) {
+            throw new IOException("the range [" + r.start() + ", " + r.end() + ") does not continue the Raft log, "
+                    + "which covers the CommitLog up to " + appendedEnd);
+        }
+        appendedEnd = r.end();
+        return trx;
+    }
+
+    // ----- every node keeps the bytes
+
+    @Override
+    public CompletableFuture<?> write(LogEntryProto entry, TransactionContext trx) {
+        RaftEntryFormat.Range r = range(entry.getStateMachineLogEntry().getLogData());
+        endByIndex.put(entry.getIndex(), r.end());
+        if (trx != null && trx.getClientRequest() != null) {
+            return CompletableFuture.completedFuture(null); // the leader's bytes are in its CommitLog already
+        }
+        try {
+            ByteBuffer data = entry.getStateMachineLogEntry().getStateMachineEntry().getStateMachineData()
+                    .asReadOnlyByteBuffer();
+            if (data.remaining() != r.length() || RaftEntryFormat.crc(data) != r.crc()) {
+                throw new IllegalStateException("entry " + entry.getIndex() + ": its " + data.remaining()
+                        + " bytes do not match the header's length " + r.length() + " and checksum");
+            }
+            long end = log.maxOffset();
+            if (end > r.start()) {
+                // bytes no entry of this log covers (a cut whose overwrite a crash lost, or an old leader's tail)
+                log.truncate(r.start());
+            } else if (end < r.start() && !(end <= 0 && log.minOffset() < 0)) {
+                throw new IllegalStateException("entry " + entry.getIndex() + " starts at " + r.start()
+                        + " but this CommitLog ends at " + end + ": bytes are missing");
+            }
+            log.appendAt(r.start(), data);
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            LOG.error("cannot append entry {} ([{}, {})) to the CommitLog: {}", entry.getIndex(), r.start(), r.end(),
+                    e.getMessage());
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<ByteString> read(LogEntryProto entry, TransactionContext trx) {
+        RaftEntryFormat.Range r = range(entry.getStateMachineLogEntry().getLogData());
+        ByteBuffer bytes = ByteBuffer.allocate(r.length());
+        while (bytes.hasRemaining()) {
+            int n = log.read(r.start() + bytes.position(), bytes);
+            if (n <= 0) {
+                String why = "entry " + entry.getIndex() + " needs CommitLog bytes [" + r.start() + ", " + r.end()
+                        + ") for a follower, but they are " + (n < 0 ? "deleted (retention removed their file; the "
+                        + "follower must be rebuilt from a copy of this node's store)" : "not written");
+                LOG.error(why);
+                return CompletableFuture.failedFuture(new IOException(why));
+            }
+        }
+        bytes.flip();
+        return CompletableFuture.completedFuture(UnsafeByteOperations.unsafeWrap(bytes));
+    }
+
+    @Override
+    public CompletableFuture<Void> flush(long index) {
+        long end = endAtOrBefore(index);
+        log.force(end < 0 ? log.maxOffset() : end);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletableFuture<Void> truncate(long index) {
+        // index is the first entry removed: the CommitLog keeps what the entries before it cover
+        long keep = endAtOrBefore(index - 1);
+        if (keep < 0) {
+            keep = committedOffset;
+        }
+        endByIndex.tailMap(index, true).clear();
+        try {
+            log.truncate(keep);
+        } catch (RuntimeException e) {
+            LOG.error("cannot cut the CommitLog back to {} for the Raft log's truncation at entry {}: {}", keep, index,
+                    e.getMessage());
+            return CompletableFuture.failedFuture(e);
+        }
+        if (appendedEnd > keep) {
+            appendedEnd = keep;
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+        LogEntryProto entry = trx.getLogEntry();
+        RaftEntryFormat.Range r = range(entry.getStateMachineLogEntry().getLogData());
+        endByIndex.put(entry.getIndex(), r.end());
+        if (r.end() > committedOffset) {
+            committedOffset = r.end();
+        }
+        updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+        events.committed(committedOffset);
+        return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
+    // ----- leadership
+
+    @Override
+    public void notifyLeaderReady() {
+        events.leaderReady();
+    }
+
+    @Override
+    public void notifyLeaderChanged(RaftGroupMemberId groupMemberId, RaftPeerId newLeaderId) {
+        events.leaderChanged(newLeaderId);
+    }
+
+    @Override
+    public void notifyNotLeader(java.util.Collection<TransactionContext> pending) {
+        events.leaderChanged(null);
+    }
+
+    @Override
+    public void notifyExtendedNoLeader(RoleInfoProto roleInfo) {
+        LOG.warn("no leader for a while: {}", roleInfo.getRole());
+    }
+
+    @Override
+    public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto roleInfo,
+                                                                       TermIndex firstTermIndexInLog) {
+        String why = "the leader no longer has the Raft entries this node needs (its log starts at "
+                + firstTermIndexInLog + "); copy the leader's store directory to rebuild this node";
+        LOG.error(why);
+        return CompletableFuture.failedFuture(new IOException(why));
+    }
+
+    @Override
+    public String toStateMachineLogEntryString(org.apache.ratis.proto.RaftProtos.StateMachineLogEntryProto entry) {
+        try {
+            RaftEntryFormat.Range r = range(entry.getLogData());
+            return "[" + r.start() + ", " + r.end() + ")";
+        } catch (RuntimeException e) {
+            return "?";
+        }
+    }
+
+    private static RaftEntryFormat.Range range(ByteString logData) {
+        return RaftEntryFormat.decode(logData.asReadOnlyByteBuffer());
+    }
+}

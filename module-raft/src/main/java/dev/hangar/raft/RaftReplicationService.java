@@ -1,0 +1,337 @@
+package dev.hangar.raft;
+
+import dev.hangar.spi.ha.BrokerRole;
+import dev.hangar.spi.ha.ConsensusGroup;
+import dev.hangar.spi.ha.ConsensusStatus;
+import dev.hangar.spi.ha.ReplicatedLog;
+import dev.hangar.spi.ha.ReplicationService;
+import dev.hangar.spi.ha.ReplicationStatus;
+import dev.hangar.spi.store.PutMessageStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A store's part in a Raft group on Apache Ratis: the leader takes puts and acknowledges one once the group holds its
+ * range ({@link CommitWaiters}); every node appends the leader's ranges at their offsets and shows (dispatches) only
+ * what is committed. On becoming leader a node first cuts the bytes no committed entry covers and takes its queue
+ * offsets from its queues ({@link ReplicatedLog#prepareForPuts}); only then does it take puts.
+ *
+ * <p>Ratis finds classes through the thread context class loader it sees first: the server is built and started with
+ * it set to this provider's loader (the plugins/raft/ folder's own loader in the image).
+ */
+final class RaftReplicationService implements ReplicationService {
+    private static final Logger LOG = LoggerFactory.getLogger(RaftReplicationService.class);
+    private static final long PREPARE_TIMEOUT_MILLIS = 60_000;
+
+    private final RaftSettings settings;
+    private final ReplicatedLog log;
+    private final CommitWaiters waiters;
+    private final CommitLogStateMachine stateMachine;
+    private final ExecutorService leadership = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "raft-leadership");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile RaftServer server;
+    private volatile RangeSubmitter submitter;
+    private volatile RaftClient admin;
+    /** True on a leader that has readied its log: puts are taken. */
+    private volatile boolean ready;
+    private volatile String lastProblem = "starting";
+    private volatile boolean stopped;
+
+    RaftReplicationService(RaftSettings settings, ReplicatedLog log) {
+        this.settings = settings;
+        this.log = log;
+        this.waiters = new CommitWaiters(settings.putTimeoutMs());
+        TinySnapshots snapshots = new TinySnapshots(settings.dir().resolve(RatisSetup.GROUP_ID.getUuid().toString())
+                .resolve("sm"));
+        this.stateMachine = new CommitLogStateMachine(log, snapshots, new CommitLogStateMachine.Events() {
+            @Override
+            public void committed(long offset) {
+                log.committedMoved();
+                if (!settings.ackAll()) {
+                    waiters.acknowledge(offset);
+                }
+            }
+
+            @Override
+            public void leaderReady() {
+                leadership.execute(RaftReplicationService.this::becomeWriter);
+            }
+
+            @Override
+            public void leaderChanged(RaftPeerId leaderId) {
+                if (leaderId == null || !leaderId.toString().equals(settings.selfId())) {
+                    stopWriting(leaderId == null ? "no leader" : "the leader is now " + leaderId);
+                }
+            }
+        });
+    }
+
+    @Override
+    public void start() {
+        Thread current = Thread.currentThread();
+        ClassLoader before = current.getContextClassLoader();
+        current.setContextClassLoader(RaftReplicationService.class.getClassLoader());
+        try {
+            RaftGroup group = RatisSetup.group(settings.peers());
+            boolean fresh = !java.nio.file.Files.isDirectory(settings.dir().resolve(RatisSetup.GROUP_ID.getUuid()
+                    .toString()));
+            server = RaftServer.newBuilder()
+                    .setServerId(RatisSetup.id(settings.selfId()))
+                    .setGroup(group)
+                    .setStateMachine(stateMachine)
+                    .setProperties(RatisSetup.serverProperties(settings))
+                    .setOption(fresh ? RaftStorage.StartupOption.FORMAT : RaftStorage.StartupOption.RECOVER)
+                    .build();
+            submitter = new RangeSubmitter(server, RatisSetup.id(settings.selfId()), log, stateMachine, waiters,
+                    settings.ackAll(), waiters::acknowledge, () -> ready);
+            server.start();
+            submitter.start();
+            LOG.info("raft node {} started at {} in a group of {} (election timeout {}–{} ms, ack {}), committed "
+                            + "offset {}", settings.selfId(), settings.self().address(), settings.peers(),
+                    settings.electionMinMs(), settings.electionMaxMs(), settings.ackAll() ? "ALL" : "MAJORITY",
+                    stateMachine.committedOffset());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start raft node " + settings.selfId() + " at "
+                    + settings.self().address() + ": " + e.getMessage(), e);
+        } finally {
+            current.setContextClassLoader(before);
+        }
+    }
+
+    /** On the leadership thread once Ratis says this leader has applied every earlier entry. */
+    private void becomeWriter() {
+        try {
+            long committed = stateMachine.committedOffset();
+            // bytes past the committed end belong to no entry (a put whose range never made it): cut them
+            log.truncate(committed);
+            stateMachine.leaderAppendsFrom(committed);
+            submitter.restartAt(committed);
+            waiters.restartAt(committed);
+            if (!log.prepareForPuts(PREPARE_TIMEOUT_MILLIS)) {
+                lastProblem = "leader, but dispatch did not reach the committed offset " + committed + " in "
+                        + PREPARE_TIMEOUT_MILLIS + " ms";
+                LOG.error(lastProblem);
+                return;
+            }
+            DivisionInfo info = division().getInfo();
+            if (!info.isLeader()) {
+                return;
+            }
+            ready = true;
+            lastProblem = "";
+            LOG.info("raft node {} leads term {} and takes puts from offset {}", settings.selfId(),
+                    info.getCurrentTerm(), committed);
+        } catch (RuntimeException e) {
+            lastProblem = "leader, but cannot ready the log for puts: " + e.getMessage();
+            LOG.error(lastProblem, e);
+        }
+    }
+
+    private void stopWriting(String why) {
+        boolean was = ready;
+        ready = false;
+        waiters.fail(PutMessageStatus.SERVICE_NOT_AVAILABLE);
+        if (was) {
+            LOG.warn("raft node {} no longer takes puts: {}", settings.selfId(), why);
+        }
+    }
+
+    @Override
+    public CompletableFuture<PutMessageStatus> handle(long nextOffset, boolean waitForReplica) {
+        long generation = waiters.generation();
+        if (!ready) {
+            return CompletableFuture.completedFuture(PutMessageStatus.SERVICE_NOT_AVAILABLE);
+        }
+        CompletableFuture<PutMessageStatus> f = waiters.await(nextOffset, generation);
+        RangeSubmitter s = submitter;
+        if (s != null && !f.isDone()) {
+            s.wakeup();
+        }
+        return f;
+    }
+
+    @Override
+    public long committedOffset() {
+        return stateMachine.committedOffset();
+    }
+
+    @Override
+    public String putRefusal() {
+        if (ready) {
+            return null;
+        }
+        ConsensusStatus s = consensusStatus();
+        if (s.isLeader()) {
+            return "this raft node (" + settings.selfId() + ") was just elected and is not ready for puts yet; retry";
+        }
+        if (s.leaderId().isEmpty()) {
+            return "no raft leader is elected now (" + s.problem() + "); retry";
+        }
+        return "this raft node (" + settings.selfId() + ") is a follower: put to the leader " + s.leaderId()
+                + (s.leaderServeAddress().isEmpty() ? "" : " at " + s.leaderServeAddress());
+    }
+
+    @Override
+    public Optional<ConsensusGroup> consensus() {
+        return Optional.of(group);
+    }
+
+    /** The group's view and controls for operators. */
+    private final ConsensusGroup group = new ConsensusGroup() {
+        @Override
+        public ConsensusStatus status() {
+            return consensusStatus();
+        }
+
+        @Override
+        public CompletableFuture<Void> transferLeader(String peerId) {
+            return RaftReplicationService.this.transferLeader(peerId);
+        }
+
+        @Override
+        public CompletableFuture<Void> addPeer(String peer) {
+            return RaftReplicationService.this.addPeer(peer);
+        }
+
+        @Override
+        public CompletableFuture<Void> removePeer(String peerId) {
+            return RaftReplicationService.this.removePeer(peerId);
+        }
+    };
+
+    ConsensusStatus consensusStatus() {
+        return RaftStatusView.of(settings, division(), stateMachine, log, ready, lastProblem);
+    }
+
+    @Override
+    public ReplicationStatus status() {
+        return RaftStatusView.asReplicationStatus(consensusStatus(), settings);
+    }
+
+    private RaftServer.Division division() {
+        RaftServer s = server;
+        if (s == null) {
+            return null;
+        }
+        try {
+            return s.getDivision(RatisSetup.GROUP_ID);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    CompletableFuture<Void> transferLeader(String peerId) {
+        return adminCall("transfer leadership to " + peerId,
+                c -> c.admin().transferLeadership(RatisSetup.id(peerId), 10_000));
+    }
+
+    CompletableFuture<Void> addPeer(String peer) {
+        RaftSettings.Peer p = RaftSettings.parsePeerOrNull(peer);
+        if (p == null) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("a peer is id@host:port, not '" + peer
+                    + "'"));
+        }
+        return adminCall("add " + peer, c -> {
+            List<RaftPeer> peers = new ArrayList<>(currentPeers());
+            if (peers.stream().anyMatch(x -> x.getId().toString().equals(p.id()))) {
+                throw new IllegalArgumentException("peer " + p.id() + " is already a member");
+            }
+            peers.add(RatisSetup.peer(p));
+            return c.admin().setConfiguration(peers);
+        });
+    }
+
+    CompletableFuture<Void> removePeer(String peerId) {
+        return adminCall("remove " + peerId, c -> {
+            List<RaftPeer> peers = new ArrayList<>(currentPeers());
+            if (!peers.removeIf(x -> x.getId().toString().equals(peerId))) {
+                throw new IllegalArgumentException("peer " + peerId + " is not a member");
+            }
+            return c.admin().setConfiguration(peers);
+        });
+    }
+
+    private List<RaftPeer> currentPeers() {
+        RaftServer.Division d = division();
+        if (d == null) {
+            throw new IllegalStateException("the raft node is not started");
+        }
+        return new ArrayList<>(d.getRaftConf().getCurrentPeers());
+    }
+
+    private interface AdminCall {
+        RaftClientReply call(RaftClient client) throws IOException;
+    }
+
+    private CompletableFuture<Void> adminCall(String what, AdminCall call) {
+        return CompletableFuture.runAsync(() -> {
+            Thread current = Thread.currentThread();
+            ClassLoader before = current.getContextClassLoader();
+            current.setContextClassLoader(RaftReplicationService.class.getClassLoader());
+            try {
+                RaftClientReply reply = call.call(admin());
+                if (!reply.isSuccess()) {
+                    throw new IllegalStateException("cannot " + what + ": " + reply.getException());
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot " + what + ": " + e.getMessage(), e);
+            } finally {
+                current.setContextClassLoader(before);
+            }
+        });
+    }
+
+    private synchronized RaftClient admin() {
+        if (admin == null) {
+            RaftServer.Division d = division();
+            admin = RatisSetup.adminClient(d != null ? d.getGroup() : RatisSetup.group(settings.peers()));
+        }
+        return admin;
+    }
+
+    @Override
+    public void shutdown() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        ready = false;
+        RangeSubmitter s = submitter;
+        if (s != null) {
+            s.stop();
+        }
+        waiters.fail(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
+        leadership.shutdownNow();
+        try {
+            if (server != null) {
+                stateMachine.takeSnapshot();
+                server.close();
+            }
+            if (admin != null) {
+                admin.close();
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("closing raft node {}: {}", settings.selfId(), e.toString());
+        }
+    }
+}

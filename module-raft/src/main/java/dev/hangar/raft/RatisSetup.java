@@ -1,0 +1,89 @@
+package dev.hangar.raft;
+
+import java.util.List;
+import java.util.UUID;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * Ratis' settings for a group of stores, in one place with the reason for each departure from its defaults.
+ */
+final class RatisSetup {
+    /** Every Hangar raft group has this id: one group per store, named by its members. */
+    static final RaftGroupId GROUP_ID = RaftGroupId.valueOf(UUID.nameUUIDFromBytes("hangar-commitlog".getBytes(
+            java.nio.charset.StandardCharsets.UTF_8)));
+    /** The largest range one entry carries; bigger appends are split over several entries. */
+    static final int MAX_ENTRY_BYTES = 1 << 20;
+
+    private RatisSetup() {
+    }
+
+    static RaftGroup group(List<RaftSettings.Peer> peers) {
+        return RaftGroup.valueOf(GROUP_ID, peers.stream().map(RatisSetup::peer).toList());
+    }
+
+    static RaftPeer peer(RaftSettings.Peer p) {
+        return RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build();
+    }
+
+    static RaftProperties serverProperties(RaftSettings s) {
+        RaftProperties p = new RaftProperties();
+        RaftServerConfigKeys.setStorageDir(p, List.of(s.dir().toFile()));
+        GrpcConfigKeys.Server.setHost(p, s.self().host());
+        GrpcConfigKeys.Server.setPort(p, s.self().port());
+        // the bytes of an entry are state-machine data: kept in memory for the appender (else every send reads them
+        // back from the CommitLog), never in Ratis' segments, and forced (flush) before the entry counts as durable
+        RaftServerConfigKeys.Log.StateMachineData.setCachingEnabled(p, true);
+        RaftServerConfigKeys.Log.StateMachineData.setSync(p, true);
+        RaftServerConfigKeys.Log.StateMachineData.setSyncTimeout(p, TimeDuration.valueOf(s.putTimeoutMs(),
+                java.util.concurrent.TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(4 * MAX_ENTRY_BYTES));
+        RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
+        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(16 * MAX_ENTRY_BYTES));
+        // a JVM mapping gigabytes pauses for GC and page faults: see RaftSettings for the chosen timeouts
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(s.electionMinMs(),
+                java.util.concurrent.TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(s.electionMaxMs(),
+                java.util.concurrent.TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(Math.max(3000, 2L * s.electionMaxMs()),
+                java.util.concurrent.TimeUnit.MILLISECONDS));
+        // the snapshot is 16 bytes (the committed offset): take one often, so a restart replays little
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, 100_000);
+        // Ratis' log keeps only headers (~60 bytes an entry): purge it only below every follower's progress, so a
+        // follower that is behind always finds its entries (there is no snapshot to copy instead)
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, false);
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("8MB"));
+        return p;
+    }
+
+    /** A client for the group's admin operations: gives up after a few tries instead of Ratis' retry-forever. */
+    static RaftClient adminClient(RaftGroup group) {
+        RaftProperties p = new RaftProperties();
+        RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(10, java.util.concurrent.TimeUnit.SECONDS));
+        return RaftClient.newBuilder()
+                .setRaftGroup(group)
+                .setProperties(p)
+                .setClientId(ClientId.randomId())
+                .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), p))
+                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(5,
+                        TimeDuration.valueOf(500, java.util.concurrent.TimeUnit.MILLISECONDS)))
+                .build();
+    }
+
+    static RaftPeerId id(String id) {
+        return RaftPeerId.valueOf(id);
+    }
+}

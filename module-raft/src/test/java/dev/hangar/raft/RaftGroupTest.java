@@ -1,0 +1,75 @@
+package dev.hangar.raft;
+
+import static dev.hangar.raft.RaftStores.await;
+import static dev.hangar.raft.RaftStores.message;
+import static dev.hangar.raft.RaftStores.status;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hangar.spi.message.StoredMessage;
+import dev.hangar.spi.store.GetMessageResult;
+import dev.hangar.spi.store.MessageFilter;
+import dev.hangar.spi.store.PutMessageResult;
+import dev.hangar.spi.store.PutMessageStatus;
+import dev.hangar.store.DefaultMessageStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Three stores in one JVM form a Raft group: one leads, all hold the same bytes, followers refuse puts. */
+class RaftGroupTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void threeStoresHoldIdenticalCommitLogsQueuesAndKeys() {
+        String peers = RaftStores.peers(3);
+        List<DefaultMessageStore> stores = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                stores.add(RaftStores.start(dir.resolve("n" + i), peers, "n" + i));
+            }
+            DefaultMessageStore leader = RaftStores.leader(stores);
+            int count = 600; // spans several 64 KiB files
+            for (int i = 0; i < count; i++) {
+                PutMessageResult r = leader.putMessage(message("Orders", i % 4, "order-" + i + "-" + "x".repeat(200)));
+                assertEquals(PutMessageStatus.PUT_OK, r.status(), () -> "put: " + r);
+            }
+            long end = leader.getMaxPhyOffset();
+            for (DefaultMessageStore s : stores) {
+                await("every node committed " + end, () -> status(s).committedOffset() == end);
+                await("every node dispatched its queues", () -> s.getMaxOffsetInQueue("Orders", 0) == count / 4);
+            }
+            byte[] leaderBytes = RaftStores.commitLogBytes(dir.resolve(status(leader).selfId()), end);
+            assertEquals(end, leaderBytes.length);
+            for (int i = 0; i < 3; i++) {
+                DefaultMessageStore s = stores.get(i);
+                assertArrayEquals(leaderBytes, RaftStores.commitLogBytes(dir.resolve("n" + i), end),
+                        "the CommitLog of n" + i + " differs from the leader's");
+                for (int q = 0; q < 4; q++) {
+                    assertEquals(count / 4, s.getMaxOffsetInQueue("Orders", q), "queue " + q + " on n" + i);
+                }
+                GetMessageResult read = s.getMessage("g", "Orders", 1, 0, 32, MessageFilter.ALL);
+                assertEquals(32, read.messages().size(), "a read on n" + i);
+                StoredMessage first = read.messages().get(0);
+                assertTrue(new String(first.body(), StandardCharsets.UTF_8).startsWith("order-1-"));
+                assertEquals(1, s.queryMessage("Orders", "k-" + "order-5-" + "x".repeat(200), 4, 0, Long.MAX_VALUE)
+                        .messages().size(), "a query by key on n" + i);
+            }
+            for (DefaultMessageStore s : stores) {
+                if (s != leader) {
+                    PutMessageResult refused = s.putMessage(message("Orders", 0, "to a follower"));
+                    assertEquals(PutMessageStatus.SERVICE_NOT_AVAILABLE, refused.status());
+                    assertTrue(refused.toString().contains(status(leader).selfId()),
+                            "the refusal names the leader: " + refused);
+                }
+            }
+        } finally {
+            RaftStores.closeAll(stores);
+        }
+    }
+}
