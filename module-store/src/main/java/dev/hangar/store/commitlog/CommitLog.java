@@ -247,6 +247,10 @@ public final class CommitLog {
     public void truncate(long offset) {
         lock.lock();
         try {
+            if (concurrent != null) {
+                // the concurrent mode's copies run outside the lock: none may publish past the cut afterwards
+                concurrent.awaitDrained();
+            }
             if (offset >= queue.getMaxWrotePosition()) {
                 return;
             }
