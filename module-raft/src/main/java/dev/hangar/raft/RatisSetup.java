@@ -51,6 +51,9 @@ final class RatisSetup {
                 java.util.concurrent.TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(4 * MAX_ENTRY_BYTES));
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
+        // Ratis' appender waits 10 ms for more entries before it sends: a put would wait that long for its ack
+        RaftServerConfigKeys.Log.Appender.setWaitTimeMin(p, TimeDuration.valueOf(0,
+                java.util.concurrent.TimeUnit.MILLISECONDS));
         GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(16 * MAX_ENTRY_BYTES));
         // a JVM mapping gigabytes pauses for GC and page faults: see RaftSettings for the chosen timeouts
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(s.electionMinMs(),

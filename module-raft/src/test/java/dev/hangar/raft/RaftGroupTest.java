@@ -72,4 +72,29 @@ class RaftGroupTest {
             RaftStores.closeAll(stores);
         }
     }
+
+    @Test
+    void aNodeStartedLateWithAnEmptyDirectoryCatchesUpFromTheLeader() {
+        String peers = RaftStores.peers(3);
+        List<DefaultMessageStore> stores = new ArrayList<>();
+        try {
+            stores.add(RaftStores.start(dir.resolve("n0"), peers, "n0"));
+            stores.add(RaftStores.start(dir.resolve("n1"), peers, "n1"));
+            DefaultMessageStore leader = RaftStores.leader(stores);
+            List<java.util.concurrent.CompletableFuture<PutMessageResult>> puts = new ArrayList<>();
+            for (int i = 0; i < 2000; i++) {
+                puts.add(leader.asyncPutMessage(message("Late", i % 2, "late-" + i + "-" + "y".repeat(300))));
+            }
+            puts.forEach(f -> assertEquals(PutMessageStatus.PUT_OK, f.join().status()));
+            long end = leader.getMaxPhyOffset();
+            DefaultMessageStore late = RaftStores.start(dir.resolve("n2"), peers, "n2");
+            stores.add(late);
+            await("the late node committed " + end, () -> status(late).committedOffset() >= end);
+            await("the late node dispatched", () -> late.getMaxOffsetInQueue("Late", 1) == 1000);
+            assertArrayEquals(RaftStores.commitLogBytes(dir.resolve(status(leader).selfId()), end),
+                    RaftStores.commitLogBytes(dir.resolve("n2"), end));
+        } finally {
+            RaftStores.closeAll(stores);
+        }
+    }
 }

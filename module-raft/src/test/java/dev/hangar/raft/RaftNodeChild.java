@@ -1,0 +1,187 @@
+package dev.hangar.raft;
+
+import dev.hangar.spi.ha.ConsensusStatus;
+import dev.hangar.spi.message.StoredMessage;
+import dev.hangar.spi.store.GetMessageResult;
+import dev.hangar.spi.store.MessageFilter;
+import dev.hangar.spi.store.PutMessageResult;
+import dev.hangar.spi.store.PutMessageStatus;
+import dev.hangar.store.DefaultMessageStore;
+import java.io.BufferedReader;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One raft node in its own process, for the kill -9 tests: {@code dir peers selfId provider writers queues}. While
+ * it leads, {@code writers} threads put messages with unique bodies and append each acknowledged one to
+ * {@code dir/../<selfId>.acks} (written per put, so a kill -9 loses none of the record); a reader thread records
+ * every message it reads to {@code <selfId>.reads}. Every 50 ms it writes its
+ * view to {@code dir/../<selfId>.status} ({@code ROLE ready term committed}). On "dump" from stdin it waits until its
+ * committed offset reaches the number given, writes every queue's bodies in queue order to {@code <selfId>.dump},
+ * and on "stop" closes the store and exits 0.
+ */
+public final class RaftNodeChild {
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[0]);
+        String peers = args[1];
+        String self = args[2];
+        String provider = args[3];
+        int writers = Integer.parseInt(args[4]);
+        int queues = Integer.parseInt(args[5]);
+        Path base = dir.getParent();
+        DefaultMessageStore store = new DefaultMessageStore(RaftStores.config(dir, peers, self, "haService", provider,
+                "raft.electionTimeoutMin", "1000", "raft.electionTimeoutMax", "2000"));
+        store.start();
+        OutputStream acks = new FileOutputStream(base.resolve(self + ".acks").toFile(), true);
+        String nonce = self + "-" + ProcessHandle.current().pid();
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            int writer = w;
+            Thread t = new Thread(() -> write(store, acks, nonce + "-w" + writer, writer % queues), "writer-" + w);
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+        }
+        Thread reader = new Thread(() -> read(store, base.resolve(self + ".reads"), queues), "reader");
+        reader.setDaemon(true);
+        reader.start();
+        Thread status = new Thread(() -> {
+            while (true) {
+                try {
+                    ConsensusStatus s = RaftStores.status(store);
+                    Path tmp = base.resolve(self + ".status.tmp");
+                    Files.writeString(tmp, s.role() + " " + s.leaderReady() + " " + s.term() + " "
+                            + s.committedOffset() + "\n");
+                    Files.move(tmp, base.resolve(self + ".status"), StandardCopyOption.ATOMIC_MOVE,
+                            StandardCopyOption.REPLACE_EXISTING);
+                } catch (Exception e) {
+                    e.printStackTrace();
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "status");
+        status.setDaemon(true);
+        status.start();
+        System.out.println("STARTED " + self);
+        System.out.flush();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.startsWith("pause")) {
+                writing = false;
+                System.out.println("PAUSED");
+            } else if (line.startsWith("dump ")) {
+                long committed = Long.parseLong(line.substring(5).trim());
+                long deadline = System.currentTimeMillis() + 120_000;
+                while (RaftStores.status(store).committedOffset() < committed) {
+                    if (System.currentTimeMillis() > deadline) {
+                        System.out.println("DUMP-TIMEOUT " + RaftStores.status(store).committedOffset());
+                        break;
+                    }
+                    Thread.sleep(10);
+                }
+                Thread.sleep(200); // dispatch publishes per batch
+                dump(store, base.resolve(self + ".dump"), queues);
+                System.out.println("DUMPED " + RaftStores.status(store).committedOffset());
+            } else if (line.startsWith("stop")) {
+                break;
+            }
+            System.out.flush();
+        }
+        writing = false;
+        store.close();
+        System.out.println("STOPPED");
+        System.out.flush();
+        System.exit(0);
+    }
+
+    private static volatile boolean writing = true;
+
+    private static void write(DefaultMessageStore store, OutputStream acks, String prefix, int queue) {
+        long seq = 0;
+        while (true) {
+            if (!writing || !RaftStores.status(store).leaderReady()) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                continue;
+            }
+            String body = prefix + "-" + seq++;
+            PutMessageResult r = store.putMessage(RaftStores.message("T", queue, body));
+            if (r.status() == PutMessageStatus.PUT_OK) {
+                byte[] line = (body + "\n").getBytes(StandardCharsets.UTF_8);
+                synchronized (acks) {
+                    try {
+                        acks.write(line);
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A consumer on this node: follows every queue from offset 0 and records each message it reads
+     * ({@code queue offset body}), so the harness can check that no node ever showed a message that is not in the
+     * final log at that place (a read of bytes a later leader cut).
+     */
+    private static void read(DefaultMessageStore store, Path file, int queues) {
+        long[] next = new long[queues];
+        try (OutputStream out = new FileOutputStream(file.toFile(), true)) {
+            while (true) {
+                boolean any = false;
+                for (int q = 0; q < queues; q++) {
+                    GetMessageResult r = store.getMessage("reader", "T", q, next[q], 64, MessageFilter.ALL);
+                    StringBuilder lines = new StringBuilder();
+                    for (StoredMessage m : r.messages()) {
+                        lines.append(q).append(' ').append(m.queueOffset()).append(' ')
+                                .append(new String(m.body(), StandardCharsets.UTF_8)).append('\n');
+                        next[q] = m.queueOffset() + 1;
+                        any = true;
+                    }
+                    out.write(lines.toString().getBytes(StandardCharsets.UTF_8));
+                }
+                if (!any) {
+                    Thread.sleep(5);
+                }
+            }
+        } catch (Exception e) {
+            // the store closed
+        }
+    }
+
+    private static void dump(DefaultMessageStore store, Path file, int queues) throws IOException {
+        StringBuilder out = new StringBuilder();
+        for (int q = 0; q < queues; q++) {
+            long max = store.getMaxOffsetInQueue("T", q);
+            long offset = Math.max(0, store.getMinOffsetInQueue("T", q));
+            while (offset < max) {
+                GetMessageResult r = store.getMessage("dump", "T", q, offset, 256, MessageFilter.ALL);
+                if (r.messages().isEmpty()) {
+                    break;
+                }
+                for (StoredMessage m : r.messages()) {
+                    out.append(q).append(' ').append(m.queueOffset()).append(' ')
+                            .append(new String(m.body(), StandardCharsets.UTF_8)).append('\n');
+                    offset = m.queueOffset() + 1;
+                }
+            }
+        }
+        Files.writeString(file, out.toString());
+    }
+}
