@@ -2,8 +2,10 @@ package dev.hangar.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hangar.spi.config.ConfigException;
 import dev.hangar.spi.mapped.SelectedRegion;
 import dev.hangar.spi.message.StoredMessage;
 import dev.hangar.spi.store.PutMessageResult;
@@ -11,6 +13,7 @@ import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.format.CommitLogRecordFormat;
 import dev.hangar.store.format.RecordDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -187,6 +191,22 @@ class ConcurrentAppendTest {
             next.put(m.queueId(), expected + 1);
         }
         assertEquals(QUEUES, restarted.size(), "every queue took records after the deletion: " + restarted);
+    }
+
+    @Test
+    void aMappedFileVariantThatDoesNotDeclareConcurrentCopiesIsRefusedBeforeAnythingIsWritten() throws Exception {
+        // module-store's test variant: real mmap files, but its provider does not declare takesConcurrentAppends
+        ConfigException e = assertThrows(ConfigException.class, () -> TestStores.started(dir, "appendMode",
+                "concurrent", "mappedFile", "test-failing-disk"));
+        assertTrue(e.getMessage().contains("appendMode=concurrent")
+                && e.getMessage().contains("mappedFile=test-failing-disk"), e.getMessage());
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(), left.toList(), "nothing was created");
+        }
+        try (DefaultMessageStore store = TestStores.started(dir, "appendMode", "locked", "mappedFile",
+                "test-failing-disk")) {
+            assertTrue(store.putMessage(TestStores.message("Fine", 0, "the locked mode takes it")).isOk());
+        }
     }
 
     /** Per queue of {@code topic}, queue offsets 0, 1, 2, ... in CommitLog order. */
