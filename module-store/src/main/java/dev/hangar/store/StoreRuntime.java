@@ -212,7 +212,8 @@ final class StoreRuntime implements AutoCloseable {
                     : "a file has the wrong size (is mappedFileSizeCommitLog the one the store was written with?)"));
         }
         TopicQueueOffsets offsets = new TopicQueueOffsets();
-        b.commitLog = new CommitLog(b.commitLogQueue, assembly.lock().create(config), offsets, storeHost);
+        b.commitLog = new CommitLog(b.commitLogQueue, assembly.lock().create(config), offsets, storeHost,
+                "concurrent".equals(config.get(StoreConfigKeys.APPEND_MODE)));
         b.checkpoint = new StoreCheckpoint(b.root.resolve("checkpoint"), b.readOnly);
 
         CommitLog commitLog = b.commitLog;

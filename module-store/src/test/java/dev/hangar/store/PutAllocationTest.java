@@ -10,6 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Bytes allocated per put, counted by the JVM per thread ({@code ThreadMXBean.getThreadAllocatedBytes}): a count,
@@ -65,8 +67,12 @@ class PutAllocationTest {
     }
 
     private long[] perPut(String flushDiskType, Put put) {
+        return perPut(flushDiskType, "locked", put);
+    }
+
+    private long[] perPut(String flushDiskType, String appendMode, Put put) {
         try (DefaultMessageStore store = TestStores.started(dir, "flushDiskType", flushDiskType,
-                "mappedFileSizeCommitLog", Integer.toString(64 * 1024 * 1024))) {
+                "mappedFileSizeCommitLog", Integer.toString(64 * 1024 * 1024), "appendMode", appendMode)) {
             Message message = TestStores.message("AllocTopic", 0, "x".repeat(1024));
             for (int i = 0; i < WARM_UP; i++) {
                 assertTrue(put.put(store, message).isOk());
@@ -113,12 +119,20 @@ class PutAllocationTest {
         assertWithinBound("ASYNC_FLUSH putMessage", perPut("ASYNC_FLUSH", DefaultMessageStore::putMessage));
     }
 
+    /** Concurrent appends: each writer thread reuses its own reservation and result, so a put still allocates none. */
     @Test
-    void blockingSyncFlushPutsFromManyThreadsAllocateOnlyTheirResults() throws Exception {
+    void aBlockingAsyncFlushPutWithConcurrentAppendsAllocatesOnlyItsResult() {
+        assertWithinBound("ASYNC_FLUSH putMessage, appendMode=concurrent",
+                perPut("ASYNC_FLUSH", "concurrent", DefaultMessageStore::putMessage));
+    }
+
+    @ParameterizedTest(name = "appendMode={0}")
+    @ValueSource(strings = {"locked", "concurrent"})
+    void blockingSyncFlushPutsFromManyThreadsAllocateOnlyTheirResults(String appendMode) throws Exception {
         int threads = 8;
         int perThread = 1_000;
         try (DefaultMessageStore store = TestStores.started(dir, "flushDiskType", "SYNC_FLUSH",
-                "mappedFileSizeCommitLog", Integer.toString(64 * 1024 * 1024))) {
+                "mappedFileSizeCommitLog", Integer.toString(64 * 1024 * 1024), "appendMode", appendMode)) {
             long[] bytes = new long[threads];
             int[] ok = new int[threads];
             long flushBefore = allocatedByFlushThreads();
@@ -151,7 +165,7 @@ class PutAllocationTest {
             long flush = allocatedByFlushThreads() - flushBefore;
             long puts = (long) threads * perThread;
             long perPut = (total + flush) / puts;
-            String what = "SYNC_FLUSH putMessage from " + threads + " threads: " + perPut + " B per put ("
+            String what = "SYNC_FLUSH putMessage from " + threads + " threads, appendMode=" + appendMode + ": " + perPut + " B per put ("
                     + total / puts + " B on the callers, " + flush + " B on the flush threads for " + 2 * puts
                     + " puts)";
             System.out.println(what);

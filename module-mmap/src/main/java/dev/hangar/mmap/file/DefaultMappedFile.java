@@ -292,6 +292,12 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         return mappedWriterView;
     }
 
+    /** {@inheritDoc} Here: a view of what {@link #writerTarget()} is now (the mapping, or a write buffer). */
+    @Override
+    public ByteBuffer concurrentWriteView() {
+        return writerTarget().duplicate();
+    }
+
     /** Nothing to commit: appends are in the mapping already. */
     @Override
     public int commit(int leastPages) throws IOException {

@@ -179,6 +179,12 @@ public final class OnDemandMappedFile extends DefaultMappedFile {
         return Park.PARKED;
     }
 
+    /** None: the mapping is parked while idle, so a view kept by a writer could outlive it. */
+    @Override
+    public ByteBuffer concurrentWriteView() {
+        return null;
+    }
+
     @Override
     public boolean appendBytes(byte[] data, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, data.length);

@@ -26,4 +26,10 @@ public final class MmapStorageProvider implements MappedStorageProvider {
     public MappedStorage create(StoreConfig config) {
         return new DefaultMappedStorage(config, false, NativeMemory.system());
     }
+
+    /** Concurrent copies go into the mapping; commit and flush read only below the wrote position. */
+    @Override
+    public boolean takesConcurrentAppends() {
+        return true;
+    }
 }

@@ -36,4 +36,10 @@ public final class TransientPoolStorageProvider implements MappedStorageProvider
     public MappedStorage create(StoreConfig config) {
         return new DefaultMappedStorage(config, true, NativeMemory.system());
     }
+
+    /** Concurrent copies go into the pooled buffer (or the mapping when the pool is empty); commit and flush read only below the wrote position. */
+    @Override
+    public boolean takesConcurrentAppends() {
+        return true;
+    }
 }

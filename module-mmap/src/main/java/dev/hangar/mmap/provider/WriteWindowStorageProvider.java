@@ -40,4 +40,10 @@ public final class WriteWindowStorageProvider implements MappedStorageProvider {
         return new DefaultMappedStorage(config, DefaultMappedStorage.CommitLogWrites.PRIVATE_MAPPING,
                 NativeMemory.system());
     }
+
+    /** Concurrent copies go into the private mapping; commit and flush read only below the wrote position. */
+    @Override
+    public boolean takesConcurrentAppends() {
+        return true;
+    }
 }

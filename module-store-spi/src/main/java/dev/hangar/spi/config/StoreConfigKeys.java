@@ -37,6 +37,10 @@ public final class StoreConfigKeys {
     // --- pluggable parts
     public static final ConfigKey<String> PUT_MESSAGE_LOCK = add(stringKey("putMessageLock", "reentrant",
             s -> !s.isEmpty(), "a PutMessageLock provider name (see `plugins`)", "Lock held around the append"));
+    public static final ConfigKey<String> APPEND_MODE = add(choiceKey("appendMode", "locked",
+            List.of("locked", "concurrent"), "locked: each record is copied into the CommitLog under the put lock;"
+                    + " concurrent: under the lock a put takes only its queue offset and its place in the log, and"
+                    + " copies outside it, in parallel with other puts (RocketMQ's byte format either way)"));
     public static final ConfigKey<String> MAPPED_FILE = add(stringKey("mappedFile", "mmap", s -> !s.isEmpty(),
             "a MappedStorage provider name (see `plugins`)", "Mapped-file variant of the CommitLog: mmap, transient-pool or write-window"));
     public static final ConfigKey<String> FLUSH_DISK_TYPE = add(choiceKey("flushDiskType", "ASYNC_FLUSH",

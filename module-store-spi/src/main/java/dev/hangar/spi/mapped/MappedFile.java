@@ -8,7 +8,8 @@ import java.nio.file.Path;
  *
  * <p>Positions: {@code wrote} (appended into the buffer the writer uses), {@code committed} (reached the file
  * channel; equals wrote without a write buffer), {@code flushed} (forced to disk). Readers see up to
- * {@link #readPosition()}. Appends come from one thread at a time (under the put lock); flush and commit from
+ * {@link #readPosition()}. Appends come from one thread at a time (under the put lock, or, for concurrent
+ * appends, through {@link #concurrentWriteView()}); flush and commit from
  * one flush thread each; reads from any thread.
  *
  * <p>Reference counting: a file starts with one reference (its own). {@link #hold()} before reading,
@@ -45,6 +46,17 @@ public interface MappedFile {
 
     /** Appends one record through {@code callback}; null result is not allowed. Caller holds the put lock. */
     dev.hangar.spi.store.AppendMessageResult append(AppendCallback callback);
+
+    /**
+     * A view of the buffer appends go into, indexed by file position, for concurrent appends into the CommitLog
+     * ({@code appendMode=concurrent}): several threads copy records into disjoint ranges reserved past the wrote
+     * position, each while holding the file and only with absolute writes; then one thread at a time moves the wrote
+     * position over the complete ones through {@link #append}, so readers, commit and flush still see only bytes
+     * below it. Null when the variant cannot take such copies (a buffer that may be replaced while the file lives).
+     */
+    default java.nio.ByteBuffer concurrentWriteView() {
+        return null;
+    }
 
     /** Appends raw bytes (ConsumeQueue units, index data); false when they do not fit. */
     boolean appendBytes(byte[] data, int offset, int length);

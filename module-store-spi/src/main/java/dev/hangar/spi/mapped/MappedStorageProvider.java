@@ -20,4 +20,13 @@ public interface MappedStorageProvider extends NamedProvider {
     default boolean needsCommitService() {
         return false;
     }
+
+    /**
+     * True when the CommitLog files of this variant take concurrent copies ({@link MappedFile#concurrentWriteView()}
+     * and the rules there), so that {@code appendMode=concurrent} may run on it; the store refuses that setting with
+     * any other variant. The default: not declared, so refused.
+     */
+    default boolean takesConcurrentAppends() {
+        return false;
+    }
 }

@@ -59,6 +59,13 @@ public final class StoreAssembly {
                     SLAVE_MAPPED_FILE);
             mapped = registry.select(MappedStorageProvider.class, SLAVE_MAPPED_FILE, StoreConfigKeys.MAPPED_FILE.name());
         }
+        if ("concurrent".equals(config.get(StoreConfigKeys.APPEND_MODE)) && !mapped.takesConcurrentAppends()) {
+            throw new dev.hangar.spi.config.ConfigException(StoreConfigKeys.APPEND_MODE.name() + "=concurrent needs a "
+                    + StoreConfigKeys.MAPPED_FILE.name() + " variant whose files take concurrent copies; "
+                    + StoreConfigKeys.MAPPED_FILE.name() + "=" + mapped.name() + " does not say it does: set "
+                    + StoreConfigKeys.APPEND_MODE.name() + "=locked, or " + StoreConfigKeys.MAPPED_FILE.name()
+                    + " to mmap, transient-pool or write-window");
+        }
         FlushCommitLogServiceProvider flush = selectFlush(config, mapped, registry);
         Map<String, CommitLogDispatcherProvider> dispatchers = new LinkedHashMap<>();
         for (String name : config.dispatcherNames()) {

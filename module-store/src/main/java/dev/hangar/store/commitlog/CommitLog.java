@@ -24,7 +24,11 @@ import org.slf4j.LoggerFactory;
  * record, and reads records back by physical offset. Flushing is not its business (the flush service drives
  * the queue); neither is dispatch.
  *
- * <p>Thread-safety: {@link #append} from any thread (serialised by the put lock); reads from any thread.
+ * <p>Two append modes ({@code appendMode}): {@code locked} copies every record under the put lock;
+ * {@code concurrent} ({@link ConcurrentAppender}) takes under it only the queue offset and the record's place in the
+ * log, and copies outside it. The lock provider (spin, reentrant, adaptive) guards the critical section either way.
+ *
+ * <p>Thread-safety: {@link #append} from any thread; reads from any thread.
  */
 public final class CommitLog {
     private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
@@ -36,6 +40,8 @@ public final class CommitLog {
     private final PutMessageLock lock;
     private final TopicQueueOffsets queueOffsets;
     private final RecordAppender appender;
+    /** The concurrent mode's appender; null in the locked mode. */
+    private final ConcurrentAppender concurrent;
     private final ReplicatedAppender replicatedAppender = new ReplicatedAppender();
     /** Set on a slave whose files are their mappings: replicated bytes are written with pwrite (guarded by lock). */
     private ReplicaFileWriter replicaWriter;
@@ -60,10 +66,23 @@ public final class CommitLog {
 
     public CommitLog(MappedFileQueue queue, PutMessageLock lock, TopicQueueOffsets queueOffsets,
                      InetSocketAddress storeHost) {
+        this(queue, lock, queueOffsets, storeHost, false);
+    }
+
+    /** @param concurrentAppends true for {@code appendMode=concurrent}: records are copied outside the put lock */
+    public CommitLog(MappedFileQueue queue, PutMessageLock lock, TopicQueueOffsets queueOffsets,
+                     InetSocketAddress storeHost, boolean concurrentAppends) {
         this.queue = queue;
         this.lock = lock;
         this.queueOffsets = queueOffsets;
-        this.appender = new RecordAppender(MessageIdCodec.hostPrefix(storeHost));
+        byte[] hostPrefix = MessageIdCodec.hostPrefix(storeHost);
+        this.appender = new RecordAppender(hostPrefix);
+        this.concurrent = concurrentAppends ? new ConcurrentAppender(queue, lock, hostPrefix) : null;
+    }
+
+    /** True in {@code appendMode=concurrent}. */
+    public boolean appendsConcurrently() {
+        return concurrent != null;
     }
 
     public MappedFileQueue queue() {
@@ -80,8 +99,9 @@ public final class CommitLog {
     }
 
     /**
-     * What the caller of {@link #append} makes of an append, under the put lock: the put's result is built from the
-     * reused {@link LiveAppend} before the lock is released.
+     * What the caller of {@link #append} makes of an append: the put's result is built from the reused
+     * {@link LiveAppend} before it is reused (under the put lock, or in the concurrent mode in the writer's thread,
+     * whose own it is).
      */
     public interface AppendOutcome<R> {
         /** A PUT_OK append; {@code append} is valid only during this call. */
@@ -102,7 +122,8 @@ public final class CommitLog {
 
     /**
      * {@link #append} of the record that deletes {@code deletedTopic}: once it is appended, under the same hold of the
-     * put lock, the topic's queues start again at offset 0. Every record of the topic before it in the log keeps its
+     * put lock, the topic's queues start again at offset 0 (in the concurrent mode an exclusive hold: it waits for
+     * the copies in flight first). Every record of the topic before it in the log keeps its
      * old queue offset, every one after it counts from 0, and the dispatcher forgets the old queues when it passes
      * this record, so no two units ever claim one queue offset.
      */
@@ -116,8 +137,14 @@ public final class CommitLog {
         // before the lock: finding the topic's counters hashes and compares the topic, which grows with the topic
         // count (100 000 queues: 12 500 topics), and the map may resize; under the lock only an array index is left
         TopicQueueOffsets.TopicCounters counters = takesQueueOffset ? queueOffsets.countersOf(topic) : null;
+        if (concurrent != null && resetTopic == null) {
+            return concurrent.append(encoder, counters, queueId, outcome);
+        }
         lock.lock();
         try {
+            if (concurrent != null && !concurrent.awaitDrained()) {
+                return outcome.failed(APPEND_FAILED);
+            }
             long now = System.currentTimeMillis();
             BEGIN_TIME_IN_LOCK.setRelease(this, now);
             MappedFile file = queue.getLastMappedFile();
@@ -169,6 +196,9 @@ public final class CommitLog {
     public void appendReplicated(long offset, ByteBuffer data) {
         lock.lock();
         try {
+            if (concurrent != null && !concurrent.awaitDrained()) {
+                throw new IllegalStateException("concurrent appends stopped at a failed copy; reopen the store");
+            }
             MappedFile last = queue.getLastMappedFile();
             long end = last == null ? -1 : queue.getMaxWrotePosition();
             if (last == null && offset % queue.mappedFileSize() != 0) {
@@ -217,6 +247,10 @@ public final class CommitLog {
     public void truncate(long offset) {
         lock.lock();
         try {
+            if (concurrent != null) {
+                // the concurrent mode's copies run outside the lock: none may publish past the cut afterwards
+                concurrent.awaitDrained();
+            }
             if (offset >= queue.getMaxWrotePosition()) {
                 return;
             }
@@ -269,11 +303,16 @@ public final class CommitLog {
     }
 
     /**
-     * Millis the current holder has held the put lock, 0 when free. The first look that finds one append holding it
+     * Millis the current holder has held the put lock (in the concurrent mode, or the oldest put in flight has waited to
+     * be published), 0 when free. The first look that finds one append holding it
      * over {@value #SLOW_APPEND_WARN_MILLIS} ms logs a warning (once per append).
      */
     public long lockHeldMillis() {
         long begin = (long) BEGIN_TIME_IN_LOCK.getAcquire(this);
+        if (begin == 0 && concurrent != null) {
+            // the concurrent mode copies outside the lock: a stalled copy shows as the oldest unpublished put
+            begin = concurrent.oldestInFlightStamp();
+        }
         if (begin == 0) {
             return 0;
         }

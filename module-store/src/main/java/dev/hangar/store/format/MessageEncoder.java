@@ -348,4 +348,12 @@ public final class MessageEncoder {
     public void copyTo(ByteBuffer target) {
         target.put(buffer.array(), 0, buffer.position());
     }
+
+    /**
+     * Copies all encoded records into {@code target} at index {@code at}, leaving its position alone: for a view
+     * that other threads write into at the same time (concurrent appends), where a relative put would race.
+     */
+    public void copyTo(ByteBuffer target, int at) {
+        target.put(at, buffer.array(), 0, buffer.position());
+    }
 }

@@ -53,9 +53,19 @@ final class PowerCutRound {
     private final long seed;
     private final Random random;
     private final boolean ignoreCreationForces;
+    /** Writers per round: drawn from [minWriters, maxWriters]; 0 and 0 for the default 1 to 4. */
+    private int minWriters;
+    private int maxWriters;
 
     PowerCutRound(long seed) {
         this(seed, false);
+    }
+
+    /** Rounds with {@code min} to {@code max} writer threads (concurrent appends want many) instead of 1 to 4. */
+    PowerCutRound writers(int min, int max) {
+        this.minWriters = min;
+        this.maxWriters = max;
+        return this;
     }
 
     /** @param ignoreCreationForces the negative control of durable creation (see {@link PowerCutDisk}) */
@@ -95,7 +105,8 @@ final class PowerCutRound {
         AtomicBoolean stop = new AtomicBoolean();
         List<Throwable> failures = new ArrayList<>();
         DefaultMessageStore store = TestStores.started(live, settings);
-        int writers = 1 + random.nextInt(4);
+        int writers = maxWriters == 0 ? 1 + random.nextInt(4)
+                : minWriters + random.nextInt(maxWriters - minWriters + 1);
         List<Thread> threads = new ArrayList<>();
         for (int w = 0; w < writers; w++) {
             int writer = w;
