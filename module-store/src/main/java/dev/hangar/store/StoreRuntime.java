@@ -10,7 +10,6 @@ import dev.hangar.spi.flush.FlushCommitLogService;
 import dev.hangar.spi.flush.FlushContext;
 import dev.hangar.spi.flush.FlushStatistics;
 import dev.hangar.spi.ha.BrokerRole;
-import dev.hangar.spi.ha.ReplicationContext;
 import dev.hangar.spi.ha.ReplicationService;
 import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.mapped.MappedStorage;
@@ -19,7 +18,6 @@ import dev.hangar.store.assembly.PluginFolderLoader;
 import dev.hangar.store.assembly.StoreAssembly;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.commitlog.CommitLogFlushTarget;
-import dev.hangar.store.commitlog.CommitLogReplicaPort;
 import dev.hangar.store.commitlog.TopicQueueOffsets;
 import dev.hangar.store.clean.CleanCommitLogService;
 import dev.hangar.store.clean.CleanConsumeQueueService;
@@ -261,7 +259,9 @@ final class StoreRuntime implements AutoCloseable {
         // the CommitLog's readable end, not the last file's: with a write buffer they differ (CommitLog.getMaxOffset)
         LongSupplier writtenEnd = sync ? q::getFlushedWhere : commitLog::getMaxOffset;
         // a consensus provider's committed offset bounds dispatch too: what a later leader may cut is never read
-        b.replication = b.readOnly ? null : createReplication(b, assembly, offsets, cqView);
+        Builder built = b;
+        b.replication = b.readOnly ? null : ReplicationWiring.create(assembly, b.config, b.mappedStorage, b.commitLog,
+                b.flushService, b.flushTarget, () -> built.reput, () -> built.plugins, offsets, cqView);
         ReplicationService consensus = b.replication;
         LongSupplier dispatchableEnd = consensus == null || assembly.replication() == null
                 || !assembly.replication().electsWriter() ? writtenEnd
@@ -334,48 +334,6 @@ final class StoreRuntime implements AutoCloseable {
         b.retention = newRetention(b);
         b.retention.start();
         return new StoreRuntime(b);
-    }
-
-    /**
-     * The replication service, created before recovery's dispatch (a consensus provider's committed offset bounds it)
-     * and started by {@link #startReplication}; null when this store replicates nothing. A slave's appends wake the
-     * dispatcher and the flusher; the dispatch side is reached through the builder when called, since the
-     * dispatcher is made after this.
-     */
-    private static ReplicationService createReplication(Builder b, StoreAssembly assembly, TopicQueueOffsets offsets,
-                                                        ConsumeQueueView cqView) {
-        if (assembly.replication() == null) {
-            return null;
-        }
-        if (assembly.role() == BrokerRole.SLAVE && !b.mappedStorage.usesWriteBuffer()) {
-            // the file is the mapping: replicated bytes go in with pwrite, without first-touch faults
-            b.commitLog.writeReplicasThroughFile();
-        }
-        // a master's appends in a write buffer become shippable only once committed: a put waiting for its slave
-        // asks the committer not to wait for commitCommitLogLeastPages, and each commit wakes the shipping (a put's
-        // own wake-up comes before that commit)
-        boolean bufferedMaster = assembly.role() != BrokerRole.SLAVE && b.mappedStorage.usesWriteBuffer();
-        FlushCommitLogService flush = b.flushService;
-        CommitLogReplicaPort.Dispatch dispatch = new CommitLogReplicaPort.Dispatch(
-                () -> b.reput.publishedOffset(),
-                () -> {
-                    b.reput.wakeup();
-                    b.plugins.wakeup();
-                },
-                () -> {
-                    offsets.resetAll();
-                    if (cqView != null) {
-                        cqView.forEachQueue((topic, queueId, min, max) -> offsets.raise(topic, queueId, max));
-                    }
-                });
-        CommitLogReplicaPort port = new CommitLogReplicaPort(b.commitLog, () -> {
-            b.reput.wakeup();
-            flush.wakeup();
-        }, bufferedMaster ? flush::commitThrough : offset -> { }, dispatch, b.flushTarget);
-        // a provider from a plugin folder (Ratis) is created and started with its folder's loader as the thread context
-        // class loader; the threads it starts keep it
-        return PluginFolderLoader.withContextLoaderOf(assembly.replication(),
-                () -> assembly.replication().create(new ReplicationContext(assembly.role(), b.config, port)));
     }
 
     /** Starts the replication service before any other service, so a busy port fails the open cleanly. */
