@@ -11,6 +11,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -51,6 +52,7 @@ final class PeerTls {
     static GrpcTlsConfig load(RaftSettings.TlsFiles files) {
         List<X509Certificate> chain = certificates(RaftSettings.TLS_CERTIFICATE.name(), files.certificate());
         PrivateKey key = privateKey(files.privateKey());
+        checkPair(key, chain.get(0), files);
         List<X509Certificate> trusted = certificates(RaftSettings.TLS_TRUSTED.name(), files.trustedCertificates());
         try {
             return new GrpcTlsConfig(keyManager(key, chain), trustManager(trusted), true);
@@ -101,6 +103,37 @@ final class PeerTls {
             }
         }
         throw new ConfigException(keyName + ": " + file + " is not a PKCS#8 private key of " + KEY_ALGORITHMS);
+    }
+
+    /** The key must be the certificate's: a mismatch would only show as every handshake failing. */
+    private static void checkPair(PrivateKey key, X509Certificate certificate, RaftSettings.TlsFiles files) {
+        String algorithm = switch (key.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            case "Ed25519", "Ed448", "EdDSA" -> key.getAlgorithm();
+            default -> null; // RSASSA-PSS needs parameters; its mismatch shows in the handshake
+        };
+        if (algorithm == null) {
+            return;
+        }
+        byte[] probe = "hangar raft tls key check".getBytes(StandardCharsets.US_ASCII);
+        boolean matches;
+        try {
+            Signature signer = Signature.getInstance(algorithm);
+            signer.initSign(key);
+            signer.update(probe);
+            byte[] signature = signer.sign();
+            Signature verifier = Signature.getInstance(algorithm);
+            verifier.initVerify(certificate.getPublicKey());
+            verifier.update(probe);
+            matches = verifier.verify(signature);
+        } catch (GeneralSecurityException e) {
+            matches = false;
+        }
+        if (!matches) {
+            throw new ConfigException(RaftSettings.TLS_PRIVATE_KEY.name() + ": " + files.privateKey()
+                    + " is not the key of the first certificate in " + files.certificate());
+        }
     }
 
     private static byte[] read(String keyName, Path file) {

@@ -65,7 +65,7 @@ class RaftTlsTest {
                         RaftTlsCertificates.settings(members.get(i), groupTrust)));
             }
             DefaultMessageStore leader = RaftStores.leader(stores);
-            int count = 300; // spans several 64 KiB files
+            int count = 210; // spans three 64 KiB files
             for (int i = 0; i < count; i++) {
                 PutMessageResult r = leader.putMessage(message("Secure", i % 3, "tls-" + i + "-" + "z".repeat(250)));
                 assertEquals(PutMessageStatus.PUT_OK, r.status(), () -> "put: " + r);
@@ -81,6 +81,12 @@ class RaftTlsTest {
                 assertArrayEquals(leaderBytes, RaftStores.commitLogBytes(dir.resolve("n" + i), end),
                         "the CommitLog of n" + i + " differs from the leader's");
             }
+
+            // the admin client (leadership transfer, membership changes) speaks TLS too
+            String next = status(stores.get(0)).leaderId().equals("n1") ? "n2" : "n1";
+            stores.get(0).consensus().orElseThrow().transferLeader(next).join();
+            await("the leadership moved to " + next, () -> status(stores.get(Integer.parseInt(next.substring(1))))
+                    .leaderReady());
 
             // the Raft port itself: TLS that demands the caller's certificate (mutual), and shows the node's own
             int port = Integer.parseInt(peers.split(",")[0].substring(peers.split(",")[0].lastIndexOf(':') + 1));
@@ -155,7 +161,7 @@ class RaftTlsTest {
     }
 
     @Test
-    void aFileThatIsNotPemIsRefusedAtStartNamingIt() throws IOException {
+    void aFileThatIsNotPemOrAKeyOfAnotherCertificateIsRefusedAtStartNamingIt() throws IOException {
         Path garbage = Files.writeString(dir.resolve("trust.pem"), "this is not a certificate\n");
         String certMessage = startFailure(RaftTlsCertificates.settings(members.get(0), garbage));
         assertTrue(certMessage.contains(garbage.toString()) && certMessage.contains("raft.tls.trustedCertificates"),
@@ -168,6 +174,14 @@ class RaftTlsTest {
         String keyMessage = startFailure(swapped);
         assertTrue(keyMessage.contains(members.get(0).certificate().toString())
                 && keyMessage.contains("raft.tls.privateKey"), keyMessage);
+
+        // n1's key with n0's certificate: both parse, but every handshake would fail
+        String[] mismatched = {"raft.tls.certificate", members.get(0).certificate().toString(),
+                "raft.tls.privateKey", members.get(1).privateKey().toString(),
+                "raft.tls.trustedCertificates", groupTrust.toString()};
+        String pairMessage = startFailure(mismatched);
+        assertTrue(pairMessage.contains(members.get(1).privateKey().toString())
+                && pairMessage.contains("is not the key of"), pairMessage);
     }
 
     @Test
