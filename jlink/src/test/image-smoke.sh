@@ -79,10 +79,57 @@ sys.exit(0 if p and p[0][\"plugin\"] and p[0][\"module\"] == \"dev.hangar.exampl
   check "the plugin dispatcher receives the records" "'$launcher' --plugins '$tmp/plugins' --store '$tmp/p' -Ddispatchers=consume-queue,index,tag-counter put --topic P --tag red --body x && grep -q 'P/red=1' '$tmp/p/tag-counter/counts.properties'"
   check "a plugin's own key is listed with its module" "'$launcher' --plugins '$tmp/plugins' -Dtag-counter.topics=P config | grep -q '^tag-counter.topics *= P .*declared by dev.hangar.example.tagcounter'"
   check "a misspelt plugin key gets a did-you-mean" "'$launcher' --plugins '$tmp/plugins' -Dtag-counter.topic=P config 2>&1 | grep -q \"did you mean 'tag-counter.topics'\""
+  mkdir -p "$tmp/both" && cp "$plugin_jar" "$tmp/both/" && cp -r "$image/plugins/raft" "$tmp/both/raft"
+  check "a module jar and a plugin folder side by side: each loaded its way" "'$launcher' --plugins '$tmp/both' plugins --json | python3 -c '
+import json, sys
+by = {x[\"name\"]: x for x in json.load(sys.stdin)}
+sys.exit(0 if by[\"tag-counter\"][\"module\"] == \"dev.hangar.example.tagcounter\" and by[\"raft\"][\"module\"].startswith(\"raft/\") and by[\"raft\"][\"plugin\"] else 1)'"
   check "the plugin reads its own key" "'$launcher' --plugins '$tmp/plugins' --store '$tmp/q' -Ddispatchers=consume-queue,index,tag-counter -Dtag-counter.topics=Q put --topic R --tag red --body x && ! grep -q 'R/red' '$tmp/q/tag-counter/counts.properties'"
 else
   failed=$((failed+1)); echo "FAIL: the example plugin jar was not built (examples/tag-counter/target)"
 fi
+
+# plugins/raft/: the raft provider and Apache Ratis (no module descriptors, split packages) on a class loader of their
+# own; three nodes started from the image as the README says elect a leader, which takes a put
+check "the raft provider is found in plugins/raft/ as a class-path plugin" "'$launcher' plugins --json | python3 -c '
+import json, sys
+p = [x for x in json.load(sys.stdin) if x[\"spi\"] == \"ReplicationServiceProvider\" and x[\"name\"] == \"raft\"]
+sys.exit(0 if p and p[0][\"plugin\"] and p[0][\"module\"].startswith(\"raft/hangar-raft-\") else 1)'"
+check "the JDK modules Ratis needs are linked" "for m in java.management java.logging jdk.unsupported jdk.crypto.ec; do '$image/bin/java' --list-modules | grep -q \"^\$m@\" || exit 1; done"
+raft_group_takes_a_put() {
+  local ports peers pids="" i t url ok=1
+  ports=$(python3 -c 'import socket
+s = [socket.socket() for _ in range(3)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(" ".join(str(x.getsockname()[1]) for x in s))')
+  set -- $ports
+  peers="n1@127.0.0.1:$1,n2@127.0.0.1:$2,n3@127.0.0.1:$3"
+  for i in 1 2 3; do
+    "$launcher" --store "$tmp/raft$i" -DhaService=raft -Draft.peers="$peers" -Draft.selfId=n$i serve --port 0 \
+      > "$tmp/raft$i.out" 2> "$tmp/raft$i.err" &
+    pids="$pids $!"
+  done
+  # up to 120 s on a loaded machine: each node prints its address, one of them becomes leader and answers PUT_OK
+  for t in $(seq 1 240); do
+    for i in 1 2 3; do
+      url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$tmp/raft$i.out" 2>/dev/null | head -1)
+      if [ -n "$url" ] && curl -s -X POST "$url/v1/topics/Raft/messages?queue=0" --data-binary r | grep -q '"PUT_OK"'; then
+        ok=0
+        break 2
+      fi
+    done
+    sleep 0.5
+  done
+  kill $pids 2>/dev/null
+  for t in $(seq 1 60); do
+    kill -0 $pids 2>/dev/null || break
+    sleep 0.5
+  done
+  kill -9 $pids 2>/dev/null; wait $pids 2>/dev/null
+  [ $ok = 0 ] || tail -n 5 "$tmp"/raft*.err
+  return $ok
+}
+check "three raft nodes from the image elect a leader that takes a put (-DhaService=raft)" raft_group_takes_a_put
 
 # a jar whose services file names a class it lacks: one error line naming the jar, no stack trace
 broken_plugin_is_one_line() {

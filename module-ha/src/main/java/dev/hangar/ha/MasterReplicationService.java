@@ -7,6 +7,7 @@ import dev.hangar.spi.ha.ReplicationStatus;
 import dev.hangar.spi.store.PutMessageStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
@@ -26,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * <p>A fresh slave (reporting offset 0) gets the whole retained log, from this master's oldest file, where
  * RocketMQ 4.x would start it at its newest file: a copy that starts at the newest file cannot answer reads of
  * older messages nor serve as a complete master after a failover.
+ *
+ * <p>With {@code haAllowedSlaves} set, a connection from any other address is closed right after the accept, before
+ * a byte is read or written: the protocol has no authentication, and whoever connects is sent the whole log.
  */
 final class MasterReplicationService implements ReplicationService {
     private static final Logger LOG = LoggerFactory.getLogger(MasterReplicationService.class);
@@ -38,6 +42,7 @@ final class MasterReplicationService implements ReplicationService {
     private final List<SlaveConnection> connections = new CopyOnWriteArrayList<>();
     private final RateMeter shipped = new RateMeter();
     private final AtomicLong rejected = new AtomicLong();
+    private final RefusedPeerWarnings refusedWarnings;
     private volatile long caughtUpAtNanos = System.nanoTime();
     private volatile boolean stopped;
     private ServerSocketChannel server;
@@ -55,6 +60,7 @@ final class MasterReplicationService implements ReplicationService {
         this.settings = settings;
         this.log = log;
         this.waiters = new AckWaiters(settings.syncTimeoutMillis());
+        this.refusedWarnings = new RefusedPeerWarnings(settings.allowedSlaves().toString(), System::nanoTime);
     }
 
     @Override
@@ -73,13 +79,17 @@ final class MasterReplicationService implements ReplicationService {
         acceptor = new Thread(this::accept, "hangar-ha-accept");
         acceptor.setDaemon(true);
         acceptor.start();
-        LOG.info("{} listening for slaves on {}", role, listenAddress);
+        LOG.info("{} listening for slaves on {}{}", role, listenAddress, settings.allowedSlaves().isEmpty() ? ""
+                : " from " + settings.allowedSlaves() + " only (haAllowedSlaves)");
     }
 
     private void accept() {
         while (!stopped) {
             try {
                 SocketChannel channel = server.accept();
+                if (!admitted(channel)) {
+                    continue;
+                }
                 SlaveConnection c = new SlaveConnection(channel, settings, log, this, role == BrokerRole.SYNC_MASTER,
                         gatherNanos);
                 connections.add(c);
@@ -93,6 +103,28 @@ final class MasterReplicationService implements ReplicationService {
                 }
             }
         }
+    }
+
+    /** False (after closing and counting it) for a connection from an address not in {@code haAllowedSlaves}. */
+    private boolean admitted(SocketChannel channel) {
+        if (settings.allowedSlaves().isEmpty()) {
+            return true;
+        }
+        InetAddress peer = channel.socket().getInetAddress();
+        if (peer != null && settings.allowedSlaves().contains(peer)) {
+            return true;
+        }
+        try {
+            channel.close();
+        } catch (IOException e) {
+            LOG.debug("closing a refused HA connection: {}", e.toString());
+        }
+        rejected.incrementAndGet();
+        String warning = peer == null ? null : refusedWarnings.refused(peer);
+        if (warning != null) {
+            LOG.warn(warning);
+        }
+        return false;
     }
 
     /** Called by a connection when its slave acknowledges {@code offset}. */

@@ -60,6 +60,28 @@ final class MemoryLog implements ReplicatedLog {
         return end;
     }
 
+    // the consensus seams of ReplicatedLog: rocketmq-ha never calls them; they act as an in-memory log would
+
+    @Override
+    public synchronized void truncate(long offset) {
+        end = Math.min(end, Math.max(0, offset));
+    }
+
+    @Override
+    public void force(long offset) {
+        // memory: nothing to force
+    }
+
+    @Override
+    public void committedMoved() {
+        // nothing dispatches from this log
+    }
+
+    @Override
+    public boolean prepareForPuts(long timeoutMillis) {
+        return true;
+    }
+
     synchronized byte[] copy() {
         return java.util.Arrays.copyOf(bytes, (int) end);
     }

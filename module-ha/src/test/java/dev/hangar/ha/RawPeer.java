@@ -14,6 +14,14 @@ final class RawPeer implements AutoCloseable {
     private final DataInputStream in;
 
     RawPeer(String address) throws IOException {
+        this(address, null);
+    }
+
+    /** Connects from {@code sourceHost} (e.g. 127.0.0.2: on Linux every 127/8 address is local), or any when null. */
+    RawPeer(String address, String sourceHost) throws IOException {
+        if (sourceHost != null) {
+            socket.bind(new InetSocketAddress(sourceHost, 0));
+        }
         int colon = address.lastIndexOf(':');
         socket.connect(new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))));
         socket.setSoTimeout(60_000);
@@ -50,6 +58,27 @@ final class RawPeer implements AutoCloseable {
         } catch (IOException e) {
             return true; // reset by the master
         }
+    }
+
+    /**
+     * Bytes received until the master closed the connection (end of stream or a reset); fails when it stays open for
+     * {@code seconds}, which an accepted peer does (the master keeps it open and sends heartbeats).
+     */
+    int bytesUntilClosed(int seconds) throws IOException {
+        socket.setSoTimeout(seconds * 1000);
+        int total = 0;
+        byte[] sink = new byte[65536];
+        try {
+            for (int n; (n = in.read(sink)) >= 0; ) {
+                total += n;
+            }
+        } catch (java.net.SocketTimeoutException e) {
+            throw new AssertionError("the master kept the connection open for " + seconds + " s and sent " + total
+                    + " bytes", e);
+        } catch (IOException e) {
+            // reset by the master: closed
+        }
+        return total;
     }
 
     record Frame(long offset, byte[] body) {

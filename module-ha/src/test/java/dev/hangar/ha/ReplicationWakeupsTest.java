@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hangar.spi.config.AddressRanges;
 import dev.hangar.spi.ha.BrokerRole;
 import dev.hangar.spi.store.PutMessageStatus;
 import java.io.DataInputStream;
@@ -27,7 +28,8 @@ class ReplicationWakeupsTest {
     private static final int PUT_BYTES = 1024;
 
     private static HaSettings settings(String masterAddress) {
-        return new HaSettings("127.0.0.1", 0, masterAddress, 5_000, 20_000, 32 * 1024, 256L * 1024 * 1024, 10_000);
+        return new HaSettings("127.0.0.1", 0, masterAddress, 5_000, 20_000, 32 * 1024, 256L * 1024 * 1024, 10_000,
+                AddressRanges.parse(""));
     }
 
     @Test

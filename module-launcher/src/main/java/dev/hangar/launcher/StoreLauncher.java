@@ -9,6 +9,7 @@ import dev.hangar.launcher.command.TopicsCommand;
 import dev.hangar.launcher.command.GetCommand;
 import dev.hangar.launcher.command.PluginsCommand;
 import dev.hangar.launcher.command.PutCommand;
+import dev.hangar.launcher.command.RaftCommand;
 import dev.hangar.launcher.command.QueryCommand;
 import dev.hangar.launcher.command.ServeCommand;
 import dev.hangar.launcher.command.StatCommand;
@@ -52,12 +53,13 @@ import picocli.CommandLine.UnmatchedArgumentException;
         description = "Hangar: a RocketMQ-compatible message store on memory-mapped files.",
         subcommands = {ServeCommand.class, BenchCommand.class, PutCommand.class, GetCommand.class, QueryCommand.class,
                 StatCommand.class, VerifyCommand.class, CleanCommand.class, PluginsCommand.class, ConfigCommand.class,
-                TopicsCommand.class, GroupsCommand.class, ConsumeCommand.class},
+                TopicsCommand.class, GroupsCommand.class, ConsumeCommand.class, RaftCommand.class},
         footer = {"",
                 "Examples:",
                 "  store-launcher --store /data/hangar serve --port 8080",
                 "  store-launcher --store /tmp/s -DflushDiskType=SYNC_FLUSH bench --threads 8",
                 "  store-launcher --store /data/hangar verify --json",
+                "  store-launcher raft status --url http://127.0.0.1:8080",
                 "",
                 "Configuration precedence: defaults < --config FILE < HANGAR_* environment < -Dkey=value < --store.",
                 "HANGAR_FLUSH_DISK_TYPE=SYNC_FLUSH sets flushDiskType. `store-launcher config --doc` lists every key.",

@@ -118,7 +118,7 @@ public final class DefaultMessageStore implements MessageStore {
                 && runtime.dispatchers().view(dev.hangar.spi.dispatch.ConsumeQueueView.class).isPresent()) {
             schedule = new ScheduleMessageService(this, delayLevels,
                     new DelayOffsetFile(runtime.root().resolve("config").resolve("delayOffset.json")),
-                    config.get(StoreConfigKeys.FLUSH_DELAY_OFFSET_INTERVAL));
+                    config.get(StoreConfigKeys.FLUSH_DELAY_OFFSET_INTERVAL), this::leadsItsGroup);
             schedule.start();
         }
     }
@@ -155,6 +155,21 @@ public final class DefaultMessageStore implements MessageStore {
     public java.util.Optional<dev.hangar.spi.ha.ConsensusGroup> consensus() {
         StoreRuntime rt = runtime;
         return rt == null || rt.replication() == null ? java.util.Optional.empty() : rt.replication().consensus();
+    }
+
+    /** True unless this store is a node of a consensus group that does not lead it now (its puts are refused). */
+    boolean leadsItsGroup() {
+        return replicationPutRefusal() == null;
+    }
+
+    /**
+     * Why the replication provider has this store take no puts now (a {@code raft} node that is not the ready
+     * leader), or null when it takes them or runs no such provider: the same check the store makes on every put, so
+     * cheap; the HTTP API reads it on every write to redirect it to the leader before reading its body.
+     */
+    public String replicationPutRefusal() {
+        StoreRuntime rt = runtime;
+        return rt == null || rt.replication() == null ? null : rt.replication().putRefusal();
     }
 
     /** Package-private: the launcher reads it through {@link LauncherAccess}, embedders through {@link #statsSnapshot()}. */

@@ -44,7 +44,9 @@ final class StatsCollector {
         return new StatsSnapshot(path, store.chosenProviders(), flags.names(), flags.isWritable(), flags.reason(),
                 puts, true, commitLog, dispatch, flush(rt.flushStatistics()),
                 queues(rt.dispatchers().view(ConsumeQueueView.class).orElse(null)), disk(rt.root().toFile(),
-                rt.retention()), retention(rt.retention()), replication(store), recovery(rt.recoveryReport()));
+                rt.retention()), retention(rt.retention()), replication(store),
+                store.consensus().map(g -> StatsSnapshot.Raft.of(g.status())).orElse(null),
+                recovery(rt.recoveryReport()));
     }
 
     /** Role, peers, acknowledged offset, lag in bytes and time, throughput; just the role when not replicating. */

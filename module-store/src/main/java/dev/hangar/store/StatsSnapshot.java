@@ -1,6 +1,7 @@
 package dev.hangar.store;
 
 import dev.hangar.spi.flush.LatencyHistogram;
+import dev.hangar.spi.ha.ConsensusStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,12 +14,22 @@ import java.util.Map;
  *
  * @param notWritableReason why the store refuses writes, or null while it takes them
  * @param lastRecovery      null on a store that never recovered (not started)
+ * @param raft              the consensus group's view (a {@code raft} node), or null on any other store
  */
 public record StatsSnapshot(String storePath, Map<String, String> providers, List<String> runningFlags,
                             boolean writable, String notWritableReason, Puts puts, boolean started,
                             CommitLog commitLog, Dispatch dispatch, Flush flush, List<QueueRange> queues, Disk disk,
-                            Retention retention, Replication replication, Recovery lastRecovery)
+                            Retention retention, Replication replication, Raft raft, Recovery lastRecovery)
         implements StatsJson.Part {
+
+    /** A snapshot of a store that belongs to no consensus group ({@code raft} is null). */
+    public StatsSnapshot(String storePath, Map<String, String> providers, List<String> runningFlags,
+                         boolean writable, String notWritableReason, Puts puts, boolean started,
+                         CommitLog commitLog, Dispatch dispatch, Flush flush, List<QueueRange> queues, Disk disk,
+                         Retention retention, Replication replication, Recovery lastRecovery) {
+        this(storePath, providers, runningFlags, writable, notWritableReason, puts, started, commitLog, dispatch,
+                flush, queues, disk, retention, replication, null, lastRecovery);
+    }
 
     /** Durations in microseconds: percentiles for people, power-of-two buckets for Prometheus. */
     public record Latency(long count, long p50, long p99, long p999, long max, long sumMicros,
@@ -168,6 +179,50 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
         }
     }
 
+    /**
+     * One node's view of its consensus group ({@link ConsensusStatus}, as {@code raft status}, {@code /v1/raft} and
+     * {@code /v1/stats} show it). {@code leaderId}, {@code leaderServeAddress} and {@code problem} are empty when
+     * unknown or none.
+     */
+    public record Raft(String selfId, String role, boolean leaderReady, long term, String leaderId,
+                       String leaderServeAddress, long committedOffset, long logEnd, List<RaftPeer> peers,
+                       String problem) implements StatsJson.Part {
+        public static Raft of(ConsensusStatus s) {
+            List<RaftPeer> peers = new ArrayList<>();
+            for (ConsensusStatus.Peer p : s.peers()) {
+                peers.add(new RaftPeer(p.id(), p.address(), p.matchOffset(), p.lagBytes(), p.lastContactMillis()));
+            }
+            return new Raft(s.selfId(), s.role(), s.leaderReady(), s.term(), nonNull(s.leaderId()),
+                    nonNull(s.leaderServeAddress()), s.committedOffset(), s.logEnd(), List.copyOf(peers),
+                    nonNull(s.problem()));
+        }
+
+        public boolean isLeader() {
+            return "LEADER".equals(role);
+        }
+
+        private static String nonNull(String s) {
+            return s == null ? "" : s;
+        }
+
+        @Override
+        public Map<String, Object> toMap() {
+            return StatsJson.components(this);
+        }
+    }
+
+    /**
+     * A member of the group; {@code matchOffset}, {@code lagBytes} and {@code lastContactMillis} are -1 when unknown
+     * (they are known on the leader only).
+     */
+    public record RaftPeer(String id, String address, long matchOffset, long lagBytes, long lastContactMillis)
+            implements StatsJson.Part {
+        @Override
+        public Map<String, Object> toMap() {
+            return StatsJson.components(this);
+        }
+    }
+
     /** @param truncatedAt why the log was cut where it was, or null when it ended cleanly */
     public record Recovery(boolean abnormal, long scanStartOffset, int filesScanned, long messagesScanned,
                            long endOffset, int filesDropped, long redispatched, long millis, String truncatedAt)
@@ -185,7 +240,7 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
      */
     @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> out = StatsJson.withoutNulls(StatsJson.components(this), "notWritableReason",
+        Map<String, Object> out = StatsJson.withoutNulls(StatsJson.components(this), "notWritableReason", "raft",
                 "lastRecovery");
         return started ? out : StatsJson.upTo(out, "started");
     }

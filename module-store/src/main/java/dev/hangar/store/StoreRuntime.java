@@ -15,6 +15,7 @@ import dev.hangar.spi.ha.ReplicationService;
 import dev.hangar.spi.mapped.MappedFileQueue;
 import dev.hangar.spi.mapped.MappedStorage;
 import dev.hangar.spi.mapped.QueueRole;
+import dev.hangar.store.assembly.PluginFolderLoader;
 import dev.hangar.store.assembly.StoreAssembly;
 import dev.hangar.store.commitlog.CommitLog;
 import dev.hangar.store.commitlog.CommitLogFlushTarget;
@@ -234,7 +235,8 @@ final class StoreRuntime implements AutoCloseable {
         DispatcherContext dctx = new DispatcherContext(b.root, config, b.mappedStorage, b.checkpoint, lookup, lastExitOk,
                 b.readOnly);
         List<DispatcherChain.Entry> entries = new ArrayList<>();
-        assembly.dispatchers().forEach((name, p) -> entries.add(DispatcherChain.entry(name, p, p.create(dctx))));
+        assembly.dispatchers().forEach((name, p) -> entries.add(DispatcherChain.entry(name, p,
+                PluginFolderLoader.withContextLoaderOf(p, () -> p.create(dctx)))));
         b.dispatchers = new DispatcherChain(entries, b.flags);
         b.dispatchers.load();
 
@@ -369,7 +371,10 @@ final class StoreRuntime implements AutoCloseable {
             b.reput.wakeup();
             flush.wakeup();
         }, bufferedMaster ? flush::commitThrough : offset -> { }, dispatch, b.flushTarget);
-        return assembly.replication().create(new ReplicationContext(assembly.role(), b.config, port));
+        // a provider from a plugin folder (Ratis) is created and started with its folder's loader as the thread context
+        // class loader; the threads it starts keep it
+        return PluginFolderLoader.withContextLoaderOf(assembly.replication(),
+                () -> assembly.replication().create(new ReplicationContext(assembly.role(), b.config, port)));
     }
 
     /** Starts the replication service before any other service, so a busy port fails the open cleanly. */
@@ -377,7 +382,7 @@ final class StoreRuntime implements AutoCloseable {
         if (b.replication == null) {
             return;
         }
-        b.replication.start();
+        PluginFolderLoader.runWithContextLoaderOf(assembly.replication(), b.replication::start);
         if (assembly.role() != BrokerRole.SLAVE && b.mappedStorage.usesWriteBuffer()) {
             b.flushTarget.afterCommit(b.replication::readableEndMoved);
         }

@@ -228,7 +228,8 @@ class RecoveryTest {
     void aSecondProcessOnTheSameDirectoryIsRefusedBeforeTouchingAnyFile() throws Exception {
         // long intervals: the first store's own background flushes must not change files while the child runs
         try (DefaultMessageStore first = TestStores.started(dir, "flushIntervalConsumeQueue", "3600000",
-                "flushConsumeQueueThoroughInterval", "3600000", "flushCommitLogLeastPages", "0")) {
+                "flushConsumeQueueThoroughInterval", "3600000", "flushCommitLogLeastPages", "0",
+                "flushConsumerOffsetInterval", "3600000", "flushDelayOffsetInterval", "3600000")) {
             first.putMessage(TestStores.message("FooBar", 0, "first"));
             MappedFileQueue log = TestInternals.commitLog(first).queue();
             TestStores.await("flushed and dispatched", () -> log.getFlushedWhere() == log.getMaxOffset()

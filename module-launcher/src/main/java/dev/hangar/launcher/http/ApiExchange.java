@@ -63,6 +63,11 @@ final class ApiExchange {
         return exchange.getRequestURI().getRawPath();
     }
 
+    /** The query as the client sent it (still percent-encoded), or null when there is none. */
+    String rawQuery() {
+        return exchange.getRequestURI().getRawQuery();
+    }
+
     /** A decoded {@code {name}} segment of the route's path. */
     String pathParameter(String name) {
         String value = pathParameters.get(name);
@@ -128,7 +133,12 @@ final class ApiExchange {
 
     /** Answers with {@code value} as one line of JSON; false when the exchange was already answered. */
     boolean respondJson(int status, Object value) {
-        return respond(status, JSON, (JsonWriter.write(value) + "\n").getBytes(StandardCharsets.UTF_8));
+        return respondJson(status, value, Map.of());
+    }
+
+    /** As {@link #respondJson(int, Object)} with extra response headers ({@code Location}...). */
+    boolean respondJson(int status, Object value, Map<String, String> headers) {
+        return respond(status, JSON, (JsonWriter.write(value) + "\n").getBytes(StandardCharsets.UTF_8), headers);
     }
 
     /** Answers {@code {"error": message}}; false when the exchange was already answered. */

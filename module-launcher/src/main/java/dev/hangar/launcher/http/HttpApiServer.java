@@ -36,7 +36,10 @@ import org.slf4j.LoggerFactory;
  *   GET  /v1/topics, /v1/topics/{topic}, /v1/topics/{topic}/queues/{q}/offset   discovery, seek {@link TopicHandler}
  *   /v1/groups...                                                 consumer groups  {@link GroupOffsetHandler},
  *                                                                 {@link GroupMessagesHandler}
+ *   /v1/raft...                                                   a raft node's group {@link RaftHandler}
  * </pre>
+ * On a node of a consensus group (a {@code raft} node) that is not its ready leader, every write is redirected to
+ * the leader or refused ({@link LeaderGate}); reads are served by every node.
  * Requests run on a bounded {@link WorkerPool} (overload is a 503); puts awaiting a flush and parked long polls
  * hold no worker and are bounded by {@code maxPending}. An idle keep-alive connection holds no worker either: the
  * JDK server watches idle connections on its one selector thread and hands a connection to a worker only when a
@@ -141,10 +144,13 @@ public final class HttpApiServer implements AutoCloseable {
         TopicHandler topics = new TopicHandler(store, catalog);
         GroupOffsetHandler groups = new GroupOffsetHandler(store);
         MessageBodyHandler bodies = new MessageBodyHandler(store);
+        // every write a node of a consensus group takes only as its ready leader: elsewhere a 307 to the leader
+        LeaderGate leader = new LeaderGate(store);
+        RaftHandler raft = new RaftHandler(store, respond);
         return new Router(settings.token(), largestBody, counters, () -> stopping)
                 .add("POST", "/v1/topics/{topic}/messages", PutMessageHandler.QUERY,
-                        new PutMessageHandler(store, respond, pending, settings.maxBodyBytes(), putBound, delayLevels,
-                                batches))
+                        leader.writes(new PutMessageHandler(store, respond, pending, settings.maxBodyBytes(), putBound,
+                                delayLevels, batches)))
                 .add("GET", "/v1/topics/{topic}/queues/{q}/messages", GetMessagesHandler.QUERY,
                         new GetMessagesHandler(store, longPolls))
                 .add("GET", "/v1/messages/{msgId}", Set.of(), new MessageLookupHandler(store))
@@ -155,18 +161,24 @@ public final class HttpApiServer implements AutoCloseable {
                 .add("GET", "/health", Set.of(), new HealthHandler(store))
                 .add("GET", "/v1/topics", Set.of(), topics::list)
                 .add("GET", "/v1/topics/{topic}", Set.of(), topics::show)
-                .add("DELETE", "/v1/topics/{topic}", TopicDeleteHandler.QUERY, new TopicDeleteHandler(store)::delete)
+                .add("DELETE", "/v1/topics/{topic}", TopicDeleteHandler.QUERY,
+                        leader.writes(new TopicDeleteHandler(store)::delete))
                 .add("GET", "/v1/topics/{topic}/queues/{q}/offset", TopicHandler.OFFSET_QUERY, topics::offset)
                 .add("GET", "/v1/messages/{msgId}/body", Set.of(), bodies::byId)
                 .add("GET", "/v1/topics/{topic}/queues/{q}/messages/{offset}/body", Set.of(), bodies::byQueueOffset)
                 .add("GET", "/v1/groups", Set.of(), groups::list)
                 .add("GET", "/v1/groups/{group}", Set.of(), groups::show)
-                .add("DELETE", "/v1/groups/{group}", Set.of(), groups::delete)
+                .add("DELETE", "/v1/groups/{group}", Set.of(), leader.writes(groups::delete))
                 .add("POST", "/v1/groups/{group}/topics/{topic}/queues/{q}/offset", GroupOffsetHandler.COMMIT_QUERY,
-                        groups::commit)
-                .add("POST", "/v1/groups/{group}/topics/{topic}/reset", GroupOffsetHandler.RESET_QUERY, groups::reset)
+                        leader.writes(groups::commit))
+                .add("POST", "/v1/groups/{group}/topics/{topic}/reset", GroupOffsetHandler.RESET_QUERY,
+                        leader.writes(groups::reset))
                 .add("GET", "/v1/groups/{group}/topics/{topic}/queues/{q}/messages", GroupMessagesHandler.QUERY,
-                        new GroupMessagesHandler(store, catalog, longPolls));
+                        new GroupMessagesHandler(store, catalog, longPolls))
+                .add("GET", "/v1/raft", Set.of(), raft::status)
+                .add("POST", "/v1/raft/transfer-leader", RaftHandler.PEER_QUERY, raft::transferLeader)
+                .add("POST", "/v1/raft/peers", RaftHandler.PEER_QUERY, raft::addPeer)
+                .add("DELETE", "/v1/raft/peers/{id}", Set.of(), raft::removePeer);
     }
 
     /** The address bound, with the real port. */

@@ -6,6 +6,7 @@ final class HttpStatus {
     static final int CREATED = 201;
     static final int FOUND = 302;
     static final int NOT_MODIFIED = 304;
+    static final int TEMPORARY_REDIRECT = 307;
     static final int BAD_REQUEST = 400;
     static final int UNAUTHORIZED = 401;
     static final int NOT_FOUND = 404;

@@ -100,7 +100,35 @@ final class MetricsHandler implements Router.Handler {
                     ha.rejectedConnections());
             w.gauge("hangar_ha_degraded", "1 when replication has a problem (see /health)", ha.problem().isEmpty() ? 0 : 1);
         }
+        StatsSnapshot.Raft raft = snapshot.raft();
+        if (raft != null) {
+            raftMetrics(w, raft);
+        }
         serverMetrics.accept(w);
         exchange.respond(HttpStatus.OK, PrometheusWriter.CONTENT_TYPE, w.text().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A raft node's view of its group; the per-peer progress is known (not -1) on the leader only. */
+    private static void raftMetrics(PrometheusWriter w, StatsSnapshot.Raft raft) {
+        w.gauge("hangar_raft_term", "The current Raft term", raft.term());
+        w.gauge("hangar_raft_is_leader", "1 on the leader, else 0", raft.isLeader() ? 1 : 0);
+        w.gauge("hangar_raft_leader_ready", "1 on a leader that takes writes, else 0",
+                raft.isLeader() && raft.leaderReady() ? 1 : 0);
+        w.gauge("hangar_raft_has_leader", "1 while this node knows a leader, else 0", raft.leaderId().isEmpty() ? 0 : 1);
+        w.gauge("hangar_raft_committed_offset", "CommitLog offset a majority holds (what reads may show)",
+                raft.committedOffset());
+        w.gauge("hangar_raft_log_end_offset", "This node's CommitLog end", raft.logEnd());
+        w.gauge("hangar_raft_degraded", "1 when the group reports a problem or no leader (see /health)",
+                raft.problem().isEmpty() && !raft.leaderId().isEmpty() ? 0 : 1);
+        Map<String, Long> match = new LinkedHashMap<>();
+        Map<String, Long> lag = new LinkedHashMap<>();
+        for (StatsSnapshot.RaftPeer p : raft.peers()) {
+            match.put(p.id(), p.matchOffset());
+            lag.put(p.id(), p.lagBytes());
+        }
+        w.gauges("hangar_raft_peer_match_offset", "CommitLog offset the leader knows each peer holds (-1 when "
+                + "unknown: on a follower)", "peer", match);
+        w.gauges("hangar_raft_peer_lag_bytes", "Leader's log end minus each peer's match offset (-1 when unknown)",
+                "peer", lag);
     }
 }

@@ -322,6 +322,26 @@ class ConsoleBrowserTest {
         }
     }
 
+    @Test
+    @Order(12)
+    void aRaftNodeShowsItsRoleTermAndLeaderOnTheOverview(@TempDir Path node) throws Exception {
+        try (ApiServerFixture follower = new ApiServerFixture(node, "", 2, 16, Map.of("haService", "test-consensus"))) {
+            dev.hangar.launcher.fixture.TestConsensusProvider.node(node.resolve("store")).set(
+                    new dev.hangar.spi.ha.ConsensusStatus("n2", "FOLLOWER", false, 7, "n1", "http://127.0.0.1:1", 0, 0,
+                            java.util.List.of(), ""));
+            browser.driver.get(follower.base + "/#overview");
+            browser.until("the role tile", d -> d.findElement(By.cssSelector("#tile-role .tile-value")).getText()
+                    .equals("FOLLOWER (Raft, term 7, leader n1)"));
+            assertTrue(text(browser.driver, "store-state").startsWith("FOLLOWER"), text(browser.driver, "store-state"));
+            assertTrue(text(browser.driver, "health-reason").contains("writes are redirected to the leader n1"),
+                    text(browser.driver, "health-reason"));
+            WebElement lag = browser.driver.findElement(By.cssSelector("#chart-replicationLag .chart-note"));
+            browser.until("the replication chart's note", d -> lag.isDisplayed());
+            assertTrue(lag.getText().startsWith("This node follows n1"), lag.getText());
+            browser.screenshot("overview-raft-follower");
+        }
+    }
+
     /** A two-column table as label -> value. */
     private static Map<String, String> rows(WebElement table) {
         Map<String, String> rows = new java.util.LinkedHashMap<>();

@@ -16,16 +16,23 @@ public final class ConfigKey<T> {
     private final T defaultValue;
     private final Function<String, T> parser;
     private final Predicate<T> validator;
+    private final Function<T, String> reason;
     private final String allowed;
     private final String doc;
 
     private ConfigKey(String name, Class<T> type, T defaultValue, Function<String, T> parser,
                       Predicate<T> validator, String allowed, String doc) {
+        this(name, type, defaultValue, parser, validator, v -> null, allowed, doc);
+    }
+
+    private ConfigKey(String name, Class<T> type, T defaultValue, Function<String, T> parser,
+                      Predicate<T> validator, Function<T, String> reason, String allowed, String doc) {
         this.name = name;
         this.type = type;
         this.defaultValue = defaultValue;
         this.parser = parser;
         this.validator = validator;
+        this.reason = reason;
         this.allowed = allowed;
         this.doc = doc;
     }
@@ -56,6 +63,16 @@ public final class ConfigKey<T> {
     public static ConfigKey<String> stringKey(String name, String def, Predicate<String> validator, String allowed,
                                               String doc) {
         return new ConfigKey<>(name, String.class, def, String::trim, validator, allowed, doc);
+    }
+
+    /**
+     * A string key whose refusal says what is wrong: {@code problem} returns null for a good value, else why (for a
+     * list, naming the bad entry), and the error carries that reason.
+     */
+    public static ConfigKey<String> explainedStringKey(String name, String def, Function<String, String> problem,
+                                                       String allowed, String doc) {
+        return new ConfigKey<>(name, String.class, def, String::trim, v -> problem.apply(v) == null, problem, allowed,
+                doc);
     }
 
     /** A string key restricted to a fixed set of choices. */
@@ -112,22 +129,29 @@ public final class ConfigKey<T> {
             throw invalid(text, source);
         }
         if (!validator.test(value)) {
-            throw invalid(text, source);
+            throw invalid(text, source, reason.apply(value));
         }
         return value;
     }
 
     /** Validates a typed value. */
     public T check(T value, String source) {
-        if (value == null || !type.isInstance(value) || !validator.test(value)) {
+        if (value == null || !type.isInstance(value)) {
             throw invalid(String.valueOf(value), source);
+        }
+        if (!validator.test(value)) {
+            throw invalid(String.valueOf(value), source, reason.apply(value));
         }
         return value;
     }
 
     private ConfigException invalid(String text, String source) {
+        return invalid(text, source, null);
+    }
+
+    private ConfigException invalid(String text, String source, String why) {
         return new ConfigException("bad value for " + name + ": '" + text + "'" + (source == null ? "" : " (from " + source + ")")
-                + "; allowed: " + allowed);
+                + (why == null ? "" : ": " + why) + "; allowed: " + allowed);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.hangar.spi.config;
 
 import static dev.hangar.spi.config.ConfigKey.boolKey;
 import static dev.hangar.spi.config.ConfigKey.choiceKey;
+import static dev.hangar.spi.config.ConfigKey.explainedStringKey;
 import static dev.hangar.spi.config.ConfigKey.intKey;
 import static dev.hangar.spi.config.ConfigKey.longKey;
 import static dev.hangar.spi.config.ConfigKey.stringKey;
@@ -221,6 +222,10 @@ public final class StoreConfigKeys {
     public static final ConfigKey<String> HA_LISTEN_HOST = add(stringKey("haListenHost", "127.0.0.1",
             s -> !s.isEmpty(), "a host name or IP; 0.0.0.0 for every interface",
             "Address a master binds its HA port to; loopback unless slaves run on other hosts"));
+    public static final ConfigKey<String> HA_ALLOWED_SLAVES = add(explainedStringKey("haAllowedSlaves", "",
+            AddressRanges::problem, "comma-separated IP addresses or CIDR ranges, IPv4 or IPv6; empty = any",
+            "Addresses a master accepts slaves from (the HA protocol has no authentication); a connection from "
+            + "any other is closed before a byte is read, counted and logged"));
     public static final ConfigKey<String> HA_MASTER_ADDRESS = add(stringKey("haMasterAddress", "",
             s -> s.isEmpty() || s.lastIndexOf(':') > 0, "host:port of the master's HA port",
             "The master a SLAVE copies from"));

@@ -9,7 +9,8 @@ import java.nio.ByteBuffer;
  *
  * <p>A consensus provider (one whose {@link ReplicationService#committedOffset()} is not unbounded) also cuts the
  * log back ({@link #truncate}), forces it ({@link #force}), tells the engine that its committed offset moved
- * ({@link #committedMoved}) and readies a node for puts when it becomes the leader ({@link #prepareForPuts}).
+ * ({@link #committedMoved}) and readies a node for puts when it becomes the leader ({@link #prepareForPuts}); the
+ * engine's CommitLog does all four, the defaults (for a log that only ships and appends) refuse.
  *
  * <p>Thread-safety: every method from any thread; {@link #appendAt} and {@link #truncate} are serialised with puts
  * by the put lock.
@@ -64,16 +65,21 @@ public interface ReplicatedLog {
      *                               records are visible in queues and the index), or not on a record boundary the
      *                               log can end at
      */
-    void truncate(long offset);
+    default void truncate(long offset) {
+        throw new UnsupportedOperationException("this log cannot be cut back");
+    }
 
     /** Blocks until the bytes before {@code offset} (at most {@link #maxOffset()}) are forced to the disk. */
-    void force(long offset);
+    default void force(long offset) {
+        throw new UnsupportedOperationException("this log cannot be forced");
+    }
 
     /**
      * The provider's {@link ReplicationService#committedOffset()} moved: wakes the dispatcher so the newly committed
      * records become readable. Must not block.
      */
-    void committedMoved();
+    default void committedMoved() {
+    }
 
     /**
      * Readies this log for puts on a node that has just become the writer: waits until dispatch has passed every
@@ -83,5 +89,7 @@ public interface ReplicatedLog {
      *
      * @return false when dispatch did not catch up in time (puts must stay refused)
      */
-    boolean prepareForPuts(long timeoutMillis);
+    default boolean prepareForPuts(long timeoutMillis) {
+        throw new UnsupportedOperationException("this log cannot be readied for puts");
+    }
 }

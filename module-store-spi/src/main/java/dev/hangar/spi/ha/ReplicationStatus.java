@@ -13,7 +13,8 @@ package dev.hangar.spi.ha;
  * @param lagMillis          master: how long since the slaves were last caught up, 0 when they are; slave: how
  *                           long since the last frame (data or heartbeat) from the master
  * @param bytesPerSecond     bytes shipped (master) or received (slave) per second, over the last seconds
- * @param rejectedConnections connections closed for bad input or a stalled peer
+ * @param rejectedConnections connections closed for bad input, a stalled peer, or an address not in
+ *                           {@code haAllowedSlaves}
  * @param problem            why replication is degraded or stopped, or empty when it is healthy
  */
 public record ReplicationStatus(BrokerRole role, String listenAddress, String masterAddress, int connectedSlaves,

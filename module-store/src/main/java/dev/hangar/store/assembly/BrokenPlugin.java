@@ -29,6 +29,14 @@ final class BrokenPlugin {
     }
 
     static ConfigException describe(Class<?> spi, Throwable error, Path pluginsDir) {
+        return describe(spi, error, pluginsDir, " (does its module-info require every module it uses?)");
+    }
+
+    /**
+     * @param missingClassHint what to check when a class the provider uses is missing, e.g. whether a module requires
+     *                         what it uses
+     */
+    static ConfigException describe(Class<?> spi, Throwable error, Path pluginsDir, String missingClassHint) {
         Matcher m = PROVIDER.matcher(String.valueOf(error.getMessage()));
         String provider = m.find() ? m.group(1) : null;
         String jar = provider == null || pluginsDir == null ? null : jarDeclaring(provider, spi, pluginsDir);
@@ -39,8 +47,11 @@ final class BrokenPlugin {
         String cause = root == error ? String.valueOf(error.getMessage()).replace(spi.getName() + ": ", "")
                 .replace("Provider " + provider + " ", "")
                 : root.getClass().getSimpleName() + ": " + root.getMessage();
-        String hint = root instanceof NoClassDefFoundError || root instanceof IllegalAccessError
-                ? " (does its module-info require every module it uses?)" : "";
+        boolean classMissing = false;
+        for (Throwable t = error; t != null && !classMissing; t = t.getCause() == t ? null : t.getCause()) {
+            classMissing = t instanceof NoClassDefFoundError || t instanceof IllegalAccessError;
+        }
+        String hint = classMissing ? missingClassHint : "";
         return new ConfigException((jar != null ? "plugin jar " + jar : "a " + spi.getSimpleName() + " provider")
                 + " is broken: " + (provider == null ? "" : "provider " + provider + ": ") + cause + hint
                 + (jar != null ? "; fix or remove the jar" : ""));

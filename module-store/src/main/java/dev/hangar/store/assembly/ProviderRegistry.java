@@ -28,13 +28,32 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Finds every provider of the four SPIs - in the boot layer and in a plugin layer built from a plugins
- * folder - and selects them by name with loud diagnostics: an unknown name lists the names found, two
- * providers with one name name both origins.
+ * Finds every provider of the SPIs - in the boot layer and in a plugins folder - and selects them by name with loud
+ * diagnostics: an unknown name lists the names found, two providers with one name name both origins.
  *
- * <p>In a named module (the launcher, the jlink'd image) the plugins folder becomes a {@link ModuleLayer}
- * over {@link ModuleFinder#of}. On the class path (an embedder's tests) it becomes a child class loader
- * and providers are found through {@code META-INF/services}.
+ * <p>A plugins folder holds two kinds of plugin:
+ * <ul>
+ * <li><b>Jars directly in it</b> are modules. In a named module (the launcher, the jlink'd image) they become one
+ *     {@link ModuleLayer} over {@link ModuleFinder#of}; on the class path (an embedder's tests) one child class
+ *     loader, with providers found through {@code META-INF/services}.</li>
+ * <li><b>Each subfolder</b> (e.g. {@code plugins/raft/}) is a class-path plugin: all its jars on one
+ *     {@link PluginFolderLoader} of their own, whose parent is the loader of {@code dev.hangar.spi} (so the SPI types
+ *     are the engine's), providers found through {@code META-INF/services}. This is for plugins built on libraries
+ *     that cannot be modules: Apache Ratis' jars have no module descriptor (not even an {@code Automatic-Module-Name}),
+ *     and {@code ratis-server} and {@code ratis-server-api} both hold {@code org.apache.ratis.server} and four of its
+ *     sub-packages - two modules with one package cannot be resolved into one layer, while one class loader takes
+ *     split packages as the class path always did. Each subfolder has its own loader, so two class-path plugins never
+ *     see each other's libraries. Such a plugin's classes are in an unnamed module: they read every module of the
+ *     image, and the JDK modules its libraries use must be linked into it (jlink/pom.xml).</li>
+ * </ul>
+ * A class-path plugin's providers are created, and their configuration keys listed, with its loader as the thread
+ * context class loader; the engine does the same around {@code create} and the start of what it created
+ * ({@link PluginFolderLoader#withContextLoaderOf}), because Ratis looks classes up through the context loader it
+ * first sees. A subfolder without a jar or without a provider, an unreadable jar, or a {@code META-INF/services} line
+ * naming a class that cannot be loaded stops discovery with one line naming the folder and the jar.
+ *
+ * <p>Discovery logs nothing: the launcher discovers before it sets up logging, and the first logger created fixes the
+ * logging configuration.
  */
 public final class ProviderRegistry {
     /** The SPIs this registry knows, in the order {@code plugins} lists them. */
@@ -115,7 +134,7 @@ public final class ProviderRegistry {
             for (Found f : list) {
                 List<ConfigKey<?>> own;
                 try {
-                    own = f.provider.configKeys();
+                    own = PluginFolderLoader.withContextLoaderOf(f.provider, f.provider::configKeys);
                 } catch (RuntimeException | LinkageError e) {
                     throw new ConfigException("provider '" + f.info.name() + "' (" + f.info.module()
                             + ") cannot list its configuration keys: " + e);
@@ -136,13 +155,17 @@ public final class ProviderRegistry {
     private void load() {
         ClassLoader pluginLoader = null;
         ModuleLayer pluginLayer = null;
-        boolean hasPlugins = pluginsDir != null && Files.isDirectory(pluginsDir) && hasJars(pluginsDir);
+        boolean isFolder = pluginsDir != null && Files.isDirectory(pluginsDir);
+        boolean hasPlugins = isFolder && hasJars(pluginsDir);
         boolean named = ProviderRegistry.class.getModule().isNamed();
         if (hasPlugins && named) {
             pluginLayer = pluginLayer(pluginsDir);
         } else if (hasPlugins) {
             pluginLoader = pluginClassLoader(pluginsDir);
         }
+        List<PluginFolder> folders = isFolder ? PluginFolder.in(pluginsDir) : List.of();
+        Map<PluginFolder, Integer> foundIn = new LinkedHashMap<>();
+        folders.forEach(f -> foundIn.put(f, 0));
         for (Class<? extends NamedProvider> spi : SPIS) {
             ServiceLoader<? extends NamedProvider> loader;
             if (pluginLayer != null) {
@@ -174,9 +197,24 @@ public final class ProviderRegistry {
                 list.add(new Found(p, new ProviderInfo(spi.getSimpleName(), p.name(), origin(p.getClass()),
                         p.description(), isPlugin(p.getClass(), pluginLayer, pluginLoader))));
             }
+            for (PluginFolder folder : folders) {
+                for (NamedProvider p : folder.providers(spi)) {
+                    list.add(folder.loader().asContextLoader(() -> new Found(p, new ProviderInfo(spi.getSimpleName(),
+                            p.name(), folder.origin(p.getClass()), p.description(), true))));
+                    foundIn.merge(folder, 1, Integer::sum);
+                }
+            }
             list.sort((a, b) -> a.info.name().compareTo(b.info.name()));
             found.put(spi, list);
         }
+        foundIn.forEach((folder, count) -> {
+            if (count == 0) {
+                // no warning instead: the launcher discovers before it sets up logging, and the first logger fixes it
+                throw new ConfigException("plugin folder " + folder.dir() + " provides none of Hangar's SPIs (no "
+                        + "META-INF/services/dev.hangar.spi.* file in its jars): add the plugin's own jar, or remove "
+                        + "the folder");
+            }
+        });
     }
 
     private static boolean isPlugin(Class<?> c, ModuleLayer layer, ClassLoader loader) {

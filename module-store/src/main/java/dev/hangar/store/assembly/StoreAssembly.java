@@ -174,7 +174,11 @@ public final class StoreAssembly {
 
     private static String moduleOf(Object o) {
         Module m = o.getClass().getModule();
-        return m.isNamed() ? m.getName() : "classpath";
+        if (m.isNamed()) {
+            return m.getName();
+        }
+        return o.getClass().getClassLoader() instanceof PluginFolderLoader loader
+                ? "plugin folder " + loader.folder() : "classpath";
     }
 
     public PutMessageLockProvider lock() {

@@ -30,6 +30,7 @@ public final class ScheduleMessageService implements Runnable {
     private static final int BATCH = 32;
 
     private final MessageStore store;
+    private final java.util.function.BooleanSupplier leads;
     private final DelayLevels levels;
     private final DelayOffsetFile offsetFile;
     private final long persistIntervalMillis;
@@ -41,6 +42,13 @@ public final class ScheduleMessageService implements Runnable {
 
     public ScheduleMessageService(MessageStore store, DelayLevels levels, DelayOffsetFile offsetFile,
                                   long persistIntervalMillis) {
+        this(store, levels, offsetFile, persistIntervalMillis, () -> true);
+    }
+
+    /** @param leads false while this store is a node of a consensus group that does not lead it (nothing is due) */
+    public ScheduleMessageService(MessageStore store, DelayLevels levels, DelayOffsetFile offsetFile,
+                                  long persistIntervalMillis, java.util.function.BooleanSupplier leads) {
+        this.leads = leads;
         this.store = store;
         this.levels = levels;
         this.offsetFile = offsetFile;
@@ -81,7 +89,9 @@ public final class ScheduleMessageService implements Runnable {
         while (!stopped) {
             long sleep = MAX_SLEEP_MILLIS;
             try {
-                for (int level = 1; level <= levels.maxLevel() && !stopped; level++) {
+                // a node of a consensus group delivers only while it leads: a follower's puts are refused, and the
+                // leader that takes over continues from its own progress (at least once, as after any failover)
+                for (int level = 1; level <= levels.maxLevel() && !stopped && leads.getAsBoolean(); level++) {
                     sleep = Math.min(sleep, deliverDue(level));
                 }
                 if (System.currentTimeMillis() - lastPersist >= persistIntervalMillis) {

@@ -136,9 +136,18 @@
     document.getElementById("chart-" + id).classList.toggle("bad", !!text && bad !== false);
   }
 
-  function tile(label, value, cls) {
-    return el("div", { class: "tile" + (cls ? " " + cls : "") }, el("div", { class: "tile-label" }, label),
-      el("div", { class: "tile-value" }, value));
+  /** The largest lag of a raft leader's peers in bytes; null where it is not known (on a follower). */
+  function raftLag(raft) {
+    const known = (raft.peers || []).map(p => p.lagBytes).filter(v => v >= 0);
+    return raft.role === "LEADER" && known.length > 0 ? Math.max(...known) : null;
+  }
+
+  function tile(label, value, cls, id) {
+    const attrs = { class: "tile" + (cls ? " " + cls : "") };
+    if (id) {
+      attrs.id = id;
+    }
+    return el("div", attrs, el("div", { class: "tile-label" }, label), el("div", { class: "tile-value" }, value));
   }
 
   function render(stats, metrics, health, now) {
@@ -147,16 +156,21 @@
     const reason = (health.json && health.json.reason) || stats.notWritableReason || "";
     banner.className = "banner status-" + status.toLowerCase();
     clear(banner).appendChild(el("span", { id: "health-status" }, status));
-    banner.appendChild(el("span", { id: "health-reason" }, reason ? " – " + reason : " – the store takes writes"));
+    const writer = !stats.raft || (stats.raft.role === "LEADER" && stats.raft.leaderReady);
+    banner.appendChild(el("span", { id: "health-reason" }, reason ? " – " + reason : writer ? " – the store takes writes"
+      : " – reads are served here; writes are redirected to the leader " + stats.raft.leaderId));
     const ha = stats.replication || {};
-    const role = ha.role || "ASYNC_MASTER";
+    // a raft node's role is its role in the group, with the term and the leader it follows
+    const raft = stats.raft;
+    const role = raft ? raft.role : ha.role || "ASYNC_MASTER";
     document.getElementById("store-state").textContent = role + " · " + status;
 
     const lat = stats.puts.latencyMicros || {};
     const disk = stats.disk || {};
     clear(document.getElementById("tiles")).append(
       tile("Health", status, "status-" + status.toLowerCase()),
-      tile("Role", role + (ha.enabled ? "" : " (replication off)")),
+      tile("Role", raft ? role + " (Raft, term " + raft.term + ", leader " + (raft.leaderId || "none") + ")"
+        : role + (ha.enabled ? "" : " (replication off)"), null, "tile-role"),
       tile("Messages put", fmt.number(stats.puts.messages)),
       tile("Put latency p50 / p99 (since start)", fmt.micros(lat.p50) + " / " + fmt.micros(lat.p99)),
       tile("Commit log", !stats.commitLog ? "–" : stats.commitLog.files === 0 ? "empty"
@@ -173,7 +187,7 @@
     values.putLatency = [previous ? intervalQuantile(previous.putBuckets, putBuckets, 0.99) : null];
     values.flushLatency = [previous ? intervalQuantile(previous.flushBuckets, flushBuckets, 0.99) : null];
     values.dispatchLag = [stats.dispatch ? stats.dispatch.behindBytes : null];
-    values.replicationLag = [ha.enabled && ha.lagBytes >= 0 ? ha.lagBytes : null];
+    values.replicationLag = [raft ? raftLag(raft) : ha.enabled && ha.lagBytes >= 0 ? ha.lagBytes : null];
     values.disk = [disk.usedRatio !== undefined ? disk.usedRatio * 100 : null,
       disk.maxUsedPercent, disk.cleanForciblyPercent, disk.warningPercent];
     previous = { now: now, puts: stats.puts.messages, failed: failed, putBuckets: putBuckets, flushBuckets: flushBuckets };
@@ -190,7 +204,11 @@
       note("flushLatency", flushed ? "" : "No commit-log fsync since this page opened (an async flush waits for "
         + "enough new data)", false);
     }
-    if (!ha.enabled) {
+    if (raft) {
+      note("replicationLag", raft.problem ? raft.problem : raft.role === "LEADER" ? ""
+        : "This node follows " + (raft.leaderId || "no leader yet") + "; the peers' lag is measured on the leader.",
+        !!raft.problem);
+    } else if (!ha.enabled) {
       note("replicationLag", "No replication: this store runs alone (" + role + ", no haListenPort or master "
         + "address configured), so there is no slave to lag.", false);
     } else if (ha.role === "SLAVE") {
