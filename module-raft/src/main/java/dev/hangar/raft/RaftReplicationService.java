@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftPeer;
@@ -52,6 +53,8 @@ final class RaftReplicationService implements ReplicationService {
     private volatile RaftServer server;
     private volatile RangeSubmitter submitter;
     private volatile RaftClient admin;
+    /** Ratis' gRPC parameters (mutual TLS between peers when raft.tls.* is set), made at start. */
+    private volatile Parameters rpcParameters;
     /** True on a leader that has readied its log: puts are taken. */
     private volatile boolean ready;
     private volatile String lastProblem = "starting";
@@ -92,6 +95,8 @@ final class RaftReplicationService implements ReplicationService {
         ClassLoader before = current.getContextClassLoader();
         current.setContextClassLoader(RaftReplicationService.class.getClassLoader());
         try {
+            // a missing or unreadable TLS file stops the start here, naming it, before Ratis opens anything
+            rpcParameters = RatisSetup.parameters(settings.tls().map(PeerTls::load).orElse(null));
             RaftGroup group = RatisSetup.group(settings.peers());
             boolean fresh = !java.nio.file.Files.isDirectory(settings.dir().resolve(RatisSetup.GROUP_ID.getUuid()
                     .toString()));
@@ -100,14 +105,16 @@ final class RaftReplicationService implements ReplicationService {
                     .setGroup(group)
                     .setStateMachine(stateMachine)
                     .setProperties(RatisSetup.serverProperties(settings))
+                    .setParameters(rpcParameters)
                     .setOption(fresh ? RaftStorage.StartupOption.FORMAT : RaftStorage.StartupOption.RECOVER)
                     .build();
             submitter = new RangeSubmitter(server, RatisSetup.id(settings.selfId()), log, stateMachine, waiters,
                     settings.ackAll(), waiters::acknowledge, () -> ready);
             server.start();
             submitter.start();
-            LOG.info("raft node {} started at {} in a group of {} (election timeout {}–{} ms, ack {}), committed "
-                            + "offset {}", settings.selfId(), settings.self().address(), settings.peers(),
+            LOG.info("raft node {} started at {} ({}) in a group of {} (election timeout {}–{} ms, ack {}), committed "
+                            + "offset {}", settings.selfId(), settings.self().address(),
+                    settings.tls().isPresent() ? "mutual TLS" : "plaintext", settings.peers(),
                     settings.electionMinMs(), settings.electionMaxMs(), settings.ackAll() ? "ALL" : "MAJORITY",
                     stateMachine.committedOffset());
         } catch (IOException e) {
@@ -316,7 +323,7 @@ final class RaftReplicationService implements ReplicationService {
     private synchronized RaftClient admin() {
         if (admin == null) {
             RaftServer.Division d = division();
-            admin = RatisSetup.adminClient(d != null ? d.getGroup() : RatisSetup.group(settings.peers()));
+            admin = RatisSetup.adminClient(d != null ? d.getGroup() : RatisSetup.group(settings.peers()), rpcParameters);
         }
         return admin;
     }

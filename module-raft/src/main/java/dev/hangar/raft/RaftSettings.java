@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The {@code raft.*} keys of the provider, read and checked once.
@@ -26,9 +27,20 @@ import java.util.Map;
  * @param ackAll          true: a put waits for every member, false: for a majority
  * @param httpPeers       each member's HTTP address ({@code http://host:port}) for redirects, by id; may be empty
  * @param putTimeoutMs    how long a put waits for its range to be committed (syncFlushTimeout)
+ * @param tls             the PEM files for mutual TLS between peers; empty = plaintext
  */
 public record RaftSettings(List<Peer> peers, String selfId, Path dir, int electionMinMs, int electionMaxMs,
-                           boolean ackAll, Map<String, String> httpPeers, long putTimeoutMs) {
+                           boolean ackAll, Map<String, String> httpPeers, long putTimeoutMs, Optional<TlsFiles> tls) {
+
+    /**
+     * The files of {@code raft.tls.*}, as given; {@link PeerTls} reads and checks them when the node starts.
+     *
+     * @param certificate         this node's certificate chain (PEM), its own certificate first
+     * @param privateKey          the key of that certificate (PEM, unencrypted PKCS#8)
+     * @param trustedCertificates the CA or peer certificates (PEM) a peer's certificate must chain to
+     */
+    public record TlsFiles(Path certificate, Path privateKey, Path trustedCertificates) {
+    }
 
     /** One member: {@code id@host:port}. */
     public record Peer(String id, String host, int port) {
@@ -60,8 +72,19 @@ public record RaftSettings(List<Peer> peers, String selfId, Path dir, int electi
             s -> s.isEmpty() || parseHttpOrNull(s) != null, "id@host:port,... (the members' `serve` addresses)",
             "Where each member serves HTTP, so a follower redirects a put to its leader (307); empty = answer 503");
 
+    public static final ConfigKey<String> TLS_CERTIFICATE = ConfigKey.stringKey("raft.tls.certificate", "", s -> true,
+            "a PEM file; empty = plaintext between peers",
+            "This node's certificate chain (PEM) for mutual TLS between Raft peers; its SAN must name the host in "
+                    + "raft.peers; set with raft.tls.privateKey and raft.tls.trustedCertificates");
+    public static final ConfigKey<String> TLS_PRIVATE_KEY = ConfigKey.stringKey("raft.tls.privateKey", "", s -> true,
+            "a PEM file (unencrypted PKCS#8); empty = plaintext", "The private key of raft.tls.certificate");
+    public static final ConfigKey<String> TLS_TRUSTED = ConfigKey.stringKey("raft.tls.trustedCertificates", "",
+            s -> true, "a PEM file of one or more certificates; empty = plaintext",
+            "The CA (or peer) certificates a peer's certificate must chain to; a peer without one is refused");
+
     public static List<ConfigKey<?>> keys() {
-        return List.of(PEERS, SELF_ID, DIR, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX, ACK, HTTP_PEERS);
+        return List.of(PEERS, SELF_ID, DIR, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX, ACK, HTTP_PEERS,
+                TLS_CERTIFICATE, TLS_PRIVATE_KEY, TLS_TRUSTED);
     }
 
     /** @throws ConfigException naming the key and what is wrong */
@@ -94,7 +117,22 @@ public record RaftSettings(List<Peer> peers, String selfId, Path dir, int electi
             }
         }
         return new RaftSettings(peers, self, raftDir, min, max, "ALL".equals(config.get(ACK)), http,
-                config.get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT));
+                config.get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT), tlsFiles(config));
+    }
+
+    /** All three {@code raft.tls.*} keys, or none: half a TLS setup would silently run plaintext or never connect. */
+    private static Optional<TlsFiles> tlsFiles(StoreConfig config) {
+        List<ConfigKey<String>> keys = List.of(TLS_CERTIFICATE, TLS_PRIVATE_KEY, TLS_TRUSTED);
+        List<String> missing = keys.stream().filter(k -> config.get(k).isBlank()).map(ConfigKey::name).toList();
+        if (missing.size() == keys.size()) {
+            return Optional.empty();
+        }
+        if (!missing.isEmpty()) {
+            throw new ConfigException("mutual TLS between raft peers needs raft.tls.certificate, raft.tls.privateKey "
+                    + "and raft.tls.trustedCertificates; missing: " + String.join(", ", missing));
+        }
+        return Optional.of(new TlsFiles(Path.of(config.get(TLS_CERTIFICATE).trim()),
+                Path.of(config.get(TLS_PRIVATE_KEY).trim()), Path.of(config.get(TLS_TRUSTED).trim())));
     }
 
     public Peer self() {

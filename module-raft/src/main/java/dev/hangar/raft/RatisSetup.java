@@ -7,6 +7,7 @@ import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -72,15 +73,31 @@ final class RatisSetup {
         return p;
     }
 
+    /**
+     * Ratis' gRPC parameters: with {@code tls} every channel (peer to peer, client and admin to a server) is mutual
+     * TLS with the same key and trust; without it plaintext.
+     */
+    static Parameters parameters(GrpcTlsConfig tls) {
+        Parameters p = new Parameters();
+        if (tls != null) {
+            GrpcConfigKeys.TLS.setConf(p, tls);
+            GrpcConfigKeys.Server.setTlsConf(p, tls);
+            GrpcConfigKeys.Client.setTlsConf(p, tls);
+            GrpcConfigKeys.Admin.setTlsConf(p, tls);
+        }
+        return p;
+    }
+
     /** A client for the group's admin operations: gives up after 30 s of tries instead of Ratis' retry-forever (a reconfiguration waits for the previous one). */
-    static RaftClient adminClient(RaftGroup group) {
+    static RaftClient adminClient(RaftGroup group, Parameters parameters) {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(10, java.util.concurrent.TimeUnit.SECONDS));
         return RaftClient.newBuilder()
                 .setRaftGroup(group)
                 .setProperties(p)
                 .setClientId(ClientId.randomId())
-                .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), p))
+                .setParameters(parameters)
+                .setClientRpc(new GrpcFactory(parameters).newRaftClientRpc(ClientId.randomId(), p))
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(30,
                         TimeDuration.valueOf(1, java.util.concurrent.TimeUnit.SECONDS)))
                 .build();
