@@ -30,9 +30,7 @@ class RaftGroupTest {
         String peers = RaftStores.peers(3);
         List<DefaultMessageStore> stores = new ArrayList<>();
         try {
-            for (int i = 0; i < 3; i++) {
-                stores.add(RaftStores.start(dir.resolve("n" + i), peers, "n" + i));
-            }
+            RaftStores.startAll(dir, peers, stores);
             DefaultMessageStore leader = RaftStores.leader(stores);
             int count = 600; // spans several 64 KiB files
             for (int i = 0; i < count; i++) {

@@ -37,9 +37,7 @@ class RaftMembershipTest {
         AtomicLong acknowledged = new AtomicLong();
         Thread writer = null;
         try {
-            for (int i = 0; i < 3; i++) {
-                stores.add(RaftStores.start(dir.resolve("n" + i), peers, "n" + i));
-            }
+            RaftStores.startAll(dir, peers, stores);
             DefaultMessageStore leader = RaftStores.leader(stores);
             String leaderId = status(leader).selfId();
             DefaultMessageStore dead = stores.stream().filter(s -> s != leader).findFirst().orElseThrow();
@@ -99,9 +97,7 @@ class RaftMembershipTest {
         String peers = RaftStores.peers(3);
         List<DefaultMessageStore> stores = new ArrayList<>();
         try {
-            for (int i = 0; i < 3; i++) {
-                stores.add(RaftStores.start(dir.resolve("n" + i), peers, "n" + i));
-            }
+            RaftStores.startAll(dir, peers, stores);
             DefaultMessageStore leader = RaftStores.leader(stores);
             DefaultMessageStore target = stores.stream().filter(s -> s != leader).findFirst().orElseThrow();
             String targetId = status(target).selfId();
@@ -122,9 +118,7 @@ class RaftMembershipTest {
         String peers = RaftStores.peers(3);
         List<DefaultMessageStore> stores = new ArrayList<>();
         try {
-            for (int i = 0; i < 3; i++) {
-                stores.add(RaftStores.start(dir.resolve("n" + i), peers, "n" + i));
-            }
+            RaftStores.startAll(dir, peers, stores);
             DefaultMessageStore leader = RaftStores.leader(stores);
             assertEquals(PutMessageStatus.PUT_OK, leader.putMessage(message("H", 0, "before")).status());
             Random random = new Random(7);

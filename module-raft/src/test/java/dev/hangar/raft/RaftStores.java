@@ -71,6 +71,14 @@ final class RaftStores {
         return store;
     }
 
+    /** Starts one store per member of {@code peers} (ids n0, n1, ...) under {@code dir}, adding each to {@code into}. */
+    static void startAll(Path dir, String peers, List<DefaultMessageStore> into) {
+        int members = peers.split(",").length;
+        for (int i = 0; i < members; i++) {
+            into.add(start(dir.resolve("n" + i), peers, "n" + i));
+        }
+    }
+
     static ConsensusStatus status(DefaultMessageStore store) {
         return store.consensus().orElseThrow().status();
     }
