@@ -74,15 +74,18 @@ class RaftFailoverTest {
             }
             for (int round = 0; round < rounds; round++) {
                 int leader = awaitLeader(base, nodes, -1);
+                long acksBefore = ackLines(base);
+                RaftStores.await("puts acknowledged by " + nodes[leader].id, () -> ackLines(base) > acksBefore + 50);
                 // a three-node group outlives one failure at a time: a node still catching up (just started, or
-                // just restarted) counts as failed, and Ratis does not count the vote of a node whose log is empty
-                long leaderCommitted = status(base, nodes[leader].id).committed;
+                // just restarted) counts as failed, and Ratis does not count the vote of a node whose log is empty;
+                // so before the kill every node must hold what the leader had committed once puts were flowing
+                String leaderId = nodes[leader].id;
+                RaftStores.await(leaderId + " committed puts", () -> status(base, leaderId).committed > 0);
+                long leaderCommitted = status(base, leaderId).committed;
                 for (Node n : nodes) {
                     RaftStores.await(n.id + " caught up to " + leaderCommitted,
                             () -> status(base, n.id).committed >= leaderCommitted);
                 }
-                long acksBefore = ackLines(base);
-                RaftStores.await("puts acknowledged by " + nodes[leader].id, () -> ackLines(base) > acksBefore + 50);
                 Thread.sleep(100 + random.nextInt(700));
                 // odd rounds cut the leader off instead (frozen with SIGSTOP, as by a long GC pause or a partition):
                 // the writers it had admitted put on when it thaws, into a log the new leader has moved past
