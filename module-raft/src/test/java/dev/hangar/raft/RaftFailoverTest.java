@@ -111,7 +111,6 @@ class RaftFailoverTest {
             for (Node n : nodes) {
                 n.send("pause", "PAUSED");
             }
-            Thread.sleep(300);
             int leader = awaitLeader(base, nodes, -1);
             long committed = status(base, nodes[leader].id).committed;
             for (Node n : nodes) {

@@ -81,6 +81,11 @@ public final class RaftNodeChild {
         while ((line = in.readLine()) != null) {
             if (line.startsWith("pause")) {
                 writing = false;
+                // a put that started before the pause may still be acknowledged: answer once none is under way, so
+                // the harness reads the acknowledgements and the committed offset after the last of them
+                while (putsUnderWay.get() > 0) {
+                    Thread.sleep(1);
+                }
                 System.out.println("PAUSED");
             } else if (line.startsWith("dump ")) {
                 long committed = Long.parseLong(line.substring(5).trim());
@@ -92,7 +97,9 @@ public final class RaftNodeChild {
                     }
                     Thread.sleep(10);
                 }
-                Thread.sleep(200); // dispatch publishes per batch
+                while (store.dispatchBehindBytes() > 0) {
+                    Thread.sleep(5); // dispatch publishes per batch: every committed record in the queues first
+                }
                 dump(store, base.resolve(self + ".dump"), queues);
                 System.out.println("DUMPED " + RaftStores.status(store).committedOffset());
             } else if (line.startsWith("stop")) {
@@ -108,29 +115,38 @@ public final class RaftNodeChild {
     }
 
     private static volatile boolean writing = true;
+    /** Writer threads between deciding to put and recording the outcome. */
+    private static final java.util.concurrent.atomic.AtomicInteger putsUnderWay =
+            new java.util.concurrent.atomic.AtomicInteger();
 
     private static void write(DefaultMessageStore store, OutputStream acks, String prefix, int queue) {
         long seq = 0;
         while (true) {
-            if (!writing || !RaftStores.status(store).leaderReady()) {
-                try {
+            try {
+                if (!writing || !RaftStores.status(store).leaderReady()) {
                     Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    return;
+                    continue;
                 }
-                continue;
+            } catch (InterruptedException e) {
+                return;
             }
-            String body = prefix + "-" + seq++;
-            PutMessageResult r = store.putMessage(RaftStores.message("T", queue, body));
-            if (r.status() == PutMessageStatus.PUT_OK) {
-                byte[] line = (body + "\n").getBytes(StandardCharsets.UTF_8);
-                synchronized (acks) {
-                    try {
+            putsUnderWay.incrementAndGet();
+            try {
+                if (!writing) {
+                    continue; // paused between the look above and the count: the pause did not wait for this put
+                }
+                String body = prefix + "-" + seq++;
+                PutMessageResult r = store.putMessage(RaftStores.message("T", queue, body));
+                if (r.status() == PutMessageStatus.PUT_OK) {
+                    byte[] line = (body + "\n").getBytes(StandardCharsets.UTF_8);
+                    synchronized (acks) {
                         acks.write(line);
-                    } catch (IOException e) {
-                        return;
                     }
                 }
+            } catch (IOException e) {
+                return;
+            } finally {
+                putsUnderWay.decrementAndGet();
             }
         }
     }

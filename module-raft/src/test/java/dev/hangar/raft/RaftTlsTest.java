@@ -133,13 +133,20 @@ class RaftTlsTest {
             for (DefaultMessageStore s : stores.subList(0, 2)) {
                 await("both trusted nodes committed " + end, () -> status(s).committedOffset() == end);
             }
-            // a negative cannot be awaited: give the leader several heartbeats (300–600 ms election timeouts) to try
+            // a negative cannot be awaited, so it is watched over events: at least 30 more entries the leader
+            // sent to every member, the outsider included, and at least 3 s (several heartbeats at 300–600 ms
+            // election timeouts); a slow machine makes the rounds slower, not fewer
             long watchUntil = System.currentTimeMillis() + 3_000;
-            while (System.currentTimeMillis() < watchUntil) {
+            for (int round = 0; round < 30 || System.currentTimeMillis() < watchUntil; round++) {
+                PutMessageResult r = leader.putMessage(message("Secure", 0, "watch-" + round));
+                assertEquals(PutMessageStatus.PUT_OK, r.status(), () -> "put: " + r);
+                long now = leader.getMaxPhyOffset();
+                for (DefaultMessageStore s : stores.subList(0, 2)) {
+                    await("both trusted nodes committed " + now, () -> status(s).committedOffset() == now);
+                }
                 assertEquals(0, outsider.getMaxPhyOffset(), "the outsider received CommitLog bytes");
                 assertEquals(0, status(outsider).committedOffset(), "the outsider saw a commit");
                 assertNotEquals("LEADER", status(outsider).role(), "the outsider won an election");
-                Thread.sleep(100);
             }
             long outsiderMatch = status(leader).peers().stream().filter(p -> p.id().equals("n2")).findFirst()
                     .orElseThrow().matchOffset();
