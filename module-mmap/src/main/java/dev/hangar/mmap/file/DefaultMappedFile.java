@@ -40,14 +40,13 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
     private final String fileName;
     private final long fileFromOffset;
     private final int fileSize;
-    private final NativeMemory nativeMemory;
     /** The mapping; null only in {@link OnDemandMappedFile} while it is parked (unmapped because idle). */
     private volatile MappedByteBuffer mapped;
     /** The single writer's view of the mapping, reused by every append. */
     private volatile ByteBuffer mappedWriterView;
-    private volatile FileChannel channel;
+    private final KeptChannel channel;
     private volatile boolean unmapped;
-    private volatile boolean memoryLocked;
+    private final MemoryLock memoryLock;
     private volatile long storeTimestamp;
     private final FileSpace space;
     /** The directories made for this file when this object created it; null for a file that existed. */
@@ -79,7 +78,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         this.fileName = MappedFileNames.of(fileFromOffset);
         this.fileFromOffset = fileFromOffset;
         this.fileSize = fileSize;
-        this.nativeMemory = Objects.requireNonNull(nativeMemory, "nativeMemory");
+        this.memoryLock = new MemoryLock(Objects.requireNonNull(nativeMemory, "nativeMemory"));
         this.path = directory.resolve(fileName);
         this.space = space;
         FileSpace.Opened file = space.open(path, fileSize, nativeMemory);
@@ -93,9 +92,8 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
             }
         }
         this.createdDirectories = file.createdDirectories();
-        if (keepChannelOpen) {
-            this.channel = opened;
-        } else {
+        this.channel = new KeptChannel(keepChannelOpen ? opened : null);
+        if (!keepChannelOpen) {
             opened.close();
         }
     }
@@ -385,7 +383,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
         }
         unmapped = true;
         unmapNow();
-        closeChannel();
+        channel.close(path);
         afterUnmap();
         LOG.debug("unmapped {}", path);
         return true;
@@ -407,7 +405,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
             LOG.warn("deleting {} while still referenced ({} references) after {} ms: the mapping stays until the "
                     + "last reader lets go", path, refCount(), intervalForcibly);
         } else {
-            closeChannel();
+            channel.close(path);
         }
         try {
             Files.deleteIfExists(path);
@@ -449,7 +447,7 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
             return;
         }
         try {
-            memoryLocked = FileWarmUp.warm(path, mapped, fileSize, nativeMemory, flushLeastPages, abandon);
+            memoryLock.warm(path, mapped, fileSize, flushLeastPages, abandon);
         } finally {
             release();
         }
@@ -457,12 +455,11 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
 
     @Override
     public void unlockMemory() {
-        if (!memoryLocked || !hold()) {
+        if (!memoryLock.locked() || !hold()) {
             return;
         }
         try {
-            nativeMemory.munlock(mapped, fileSize);
-            memoryLocked = false;
+            memoryLock.unlock(mapped, fileSize);
         } finally {
             release();
         }
@@ -470,30 +467,17 @@ public class DefaultMappedFile extends ReferenceCounted implements MappedFile {
 
     /** True while the file is mlocked after a warm-up. */
     public boolean isMemoryLocked() {
-        return memoryLocked;
+        return memoryLock.locked();
     }
 
     /** The open channel of variants that keep it, else null. */
     protected FileChannel channel() {
-        return channel;
+        return channel.get();
     }
 
     /** Hands the kept channel over to the caller, who closes it from now on; null when none is kept. */
     protected final FileChannel takeChannel() {
-        FileChannel open = channel;
-        channel = null;
-        return open;
-    }
-
-    private void closeChannel() {
-        FileChannel open = takeChannel();
-        if (open != null) {
-            try {
-                open.close();
-            } catch (IOException e) {
-                LOG.warn("closing {} failed: {}", path, e.toString());
-            }
-        }
+        return channel.take();
     }
 
     protected final int checkPosition(int position) {
