@@ -37,7 +37,6 @@ final class RaftStatusView {
         RoleInfoProto roleInfo = info.isLeader() ? info.getRoleInfoProto() : null;
         long[] match = info.isLeader() ? info.getFollowerMatchIndices() : new long[0];
         List<ServerRpcProto> followers = roleInfo == null ? List.of() : roleInfo.getLeaderInfo().getFollowerInfoList();
-        long slowest = end;
         for (RaftPeer p : division.getRaftConf().getCurrentPeers()) {
             String id = p.getId().toString();
             long matchOffset = -1;
@@ -54,9 +53,6 @@ final class RaftStatusView {
                                 matchOffset = Math.max(0, sm.endAtOrBefore(match[i]));
                             }
                         }
-                    }
-                    if (matchOffset >= 0) {
-                        slowest = Math.min(slowest, matchOffset);
                     }
                 }
             }
@@ -77,13 +73,13 @@ final class RaftStatusView {
         int followersInContact = (int) s.peers().stream()
                 .filter(p -> !p.id().equals(s.selfId()) && p.lastContactMillis() >= 0
                         && p.lastContactMillis() < 2L * settings.electionMaxMs()).count();
-        long slowestMatch = s.peers().stream().filter(p -> !p.id().equals(s.selfId()) && p.matchOffset() >= 0)
+        long bestMatch = s.peers().stream().filter(p -> !p.id().equals(s.selfId()) && p.matchOffset() >= 0)
                 .mapToLong(ConsensusStatus.Peer::matchOffset).max().orElse(-1);
         String leaderAddress = s.peers().stream().filter(p -> p.id().equals(s.leaderId()))
                 .map(ConsensusStatus.Peer::address).findFirst().orElse("");
         return new ReplicationStatus(s.isLeader() ? BrokerRole.SYNC_MASTER : BrokerRole.SLAVE,
                 settings.self().address(), s.isLeader() ? "" : leaderAddress, followersInContact,
-                s.isLeader() ? Math.max(s.committedOffset(), slowestMatch) : s.logEnd(),
+                s.isLeader() ? Math.max(s.committedOffset(), bestMatch) : s.logEnd(),
                 s.isLeader() ? Math.max(0, s.logEnd() - s.committedOffset()) : -1, 0, 0, 0, s.problem());
     }
 }
