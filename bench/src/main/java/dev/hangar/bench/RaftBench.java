@@ -98,7 +98,8 @@ public final class RaftBench {
             keep = true;
             throw new IllegalStateException(engine + " round " + round + " failed; its node logs are in " + dir, e);
         } finally {
-            if (!keep) {
+            // -Dbench.keepDirs=true (in BENCH_JAVA_OPTS) keeps every round's node logs for a diagnosis
+            if (!keep && !Boolean.getBoolean("bench.keepDirs")) {
                 deleteQuietly(dir);
             }
         }
@@ -197,6 +198,8 @@ public final class RaftBench {
             LockSupport.parkNanos(10_000_000);
         }
         long killed = cluster.kill(leader);
+        // wall-clock time, to read beside the node logs (-Dbench.keepDirs=true keeps them)
+        System.err.println("  killed " + leader.id + " at " + java.time.LocalTime.now());
         long ackDeadline = killed + FAILOVER_TIMEOUT_SECONDS * 1_000_000_000L;
         while (System.nanoTime() < ackDeadline) {
             for (RaftCluster.Node n : cluster.alive()) {

@@ -55,14 +55,16 @@ final class CommitLogStateMachine extends BaseStateMachine {
     private final ReplicatedLog log;
     private final TinySnapshots snapshots;
     private final Events events;
+    private final CommitLogForcer forcer;
     /** Entry index -> the end offset of its range, for every entry written, made or applied and not yet purged. */
     private final ConcurrentSkipListMap<Long, Long> endByIndex = new ConcurrentSkipListMap<>();
     private volatile long committedOffset;
     /** On the leader: where the next entry's range must start (the end of the last one appended to the Raft log). */
     private volatile long appendedEnd = -1;
 
-    CommitLogStateMachine(ReplicatedLog log, TinySnapshots snapshots, Events events) {
+    CommitLogStateMachine(ReplicatedLog log, TinySnapshots snapshots, Events events, String nodeId) {
         this.log = log;
+        this.forcer = new CommitLogForcer(log, nodeId);
         this.snapshots = snapshots;
         this.events = events;
         TinySnapshots.Snapshot latest = snapshots.latest();
@@ -92,6 +94,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage storage) throws IOException {
         super.initialize(server, groupId, storage);
+        forcer.start();
         // RUNNING from here: a snapshot installation pauses and restarts the state machine, which needs it
         getLifeCycle().startAndTransition(() -> {
             snapshots.init(storage);
@@ -173,7 +176,9 @@ final class CommitLogStateMachine extends BaseStateMachine {
         RaftEntryFormat.Range r = range(entry.getStateMachineLogEntry().getLogData());
         endByIndex.put(entry.getIndex(), r.end());
         if (trx != null && trx.getClientRequest() != null) {
-            return CompletableFuture.completedFuture(null); // the leader's bytes are in its CommitLog already
+            // the leader's bytes are in its CommitLog already: start forcing them now, before Ratis asks (flush)
+            forcer.request(r.end());
+            return CompletableFuture.completedFuture(null);
         }
         try {
             ByteBuffer data = entry.getStateMachineLogEntry().getStateMachineEntry().getStateMachineData()
@@ -186,11 +191,13 @@ final class CommitLogStateMachine extends BaseStateMachine {
             if (end > r.start()) {
                 // bytes no entry of this log covers (a cut whose overwrite a crash lost, or an old leader's tail)
                 log.truncate(r.start());
+                forcer.cut(r.start());
             } else if (end < r.start() && !(end <= 0 && log.minOffset() < 0)) {
                 throw new IllegalStateException("entry " + entry.getIndex() + " starts at " + r.start()
                         + " but this CommitLog ends at " + end + ": bytes are missing");
             }
             log.appendAt(r.start(), data);
+            forcer.request(r.end());
             return CompletableFuture.completedFuture(null);
         } catch (RuntimeException e) {
             LOG.error("cannot append entry {} ([{}, {})) to the CommitLog: {}", entry.getIndex(), r.start(), r.end(),
@@ -217,11 +224,11 @@ final class CommitLogStateMachine extends BaseStateMachine {
         return CompletableFuture.completedFuture(UnsafeByteOperations.unsafeWrap(bytes));
     }
 
+    /** Ratis forces its segment while this future waits for the CommitLog's force ({@link CommitLogForcer}). */
     @Override
     public CompletableFuture<Void> flush(long index) {
         long end = endAtOrBefore(index);
-        log.force(end < 0 ? log.maxOffset() : end);
-        return CompletableFuture.completedFuture(null);
+        return forcer.forceThrough(end < 0 ? log.maxOffset() : end);
     }
 
     @Override
@@ -234,6 +241,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
         endByIndex.tailMap(index, true).clear();
         try {
             log.truncate(keep);
+            forcer.cut(keep);
         } catch (RuntimeException e) {
             LOG.error("cannot cut the CommitLog back to {} for the Raft log's truncation at entry {}: {}", keep, index,
                     e.getMessage());
@@ -256,6 +264,12 @@ final class CommitLogStateMachine extends BaseStateMachine {
         updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
         events.committed(committedOffset);
         return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
+    @Override
+    public void close() throws IOException {
+        forcer.close();
+        super.close();
     }
 
     // ----- leadership

@@ -35,6 +35,12 @@ public final class RaftReplicationProvider implements ReplicationServiceProvider
     @Override
     public void validate(dev.hangar.spi.config.StoreConfig config) {
         RaftSettings.from(config);
+        int maxMessageSize = config.get(dev.hangar.spi.config.StoreConfigKeys.MAX_MESSAGE_SIZE);
+        if (maxMessageSize > RatisSetup.MAX_MESSAGE_BYTES) {
+            throw new dev.hangar.spi.config.ConfigException("maxMessageSize " + maxMessageSize + " is too large with "
+                    + "haService=raft: a Raft entry carries at least one whole message, and entries are limited to "
+                    + RatisSetup.MAX_MESSAGE_BYTES + " bytes of message body; lower maxMessageSize");
+        }
     }
 
     @Override

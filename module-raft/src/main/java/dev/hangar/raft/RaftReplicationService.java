@@ -86,7 +86,7 @@ final class RaftReplicationService implements ReplicationService {
                     stopWriting(leaderId == null ? "no leader" : "the leader is now " + leaderId);
                 }
             }
-        });
+        }, settings.selfId());
     }
 
     @Override
@@ -137,7 +137,11 @@ final class RaftReplicationService implements ReplicationService {
             if (!log.prepareForPuts(PREPARE_TIMEOUT_MILLIS)) {
                 lastProblem = "leader, but dispatch did not reach the committed offset " + committed + " in "
                         + PREPARE_TIMEOUT_MILLIS + " ms";
-                LOG.error(lastProblem);
+                LOG.error(lastProblem + "; waiting again");
+                // a leader that gave up here would hold the group without taking puts until it restarted
+                if (!stopped && division().getInfo().isLeader()) {
+                    leadership.execute(this::becomeWriter);
+                }
                 return;
             }
             DivisionInfo info = division().getInfo();
@@ -145,6 +149,7 @@ final class RaftReplicationService implements ReplicationService {
                 return;
             }
             ready = true;
+            submitter.wakeup();
             lastProblem = "";
             LOG.info("raft node {} leads term {} and takes puts from offset {}", settings.selfId(),
                     info.getCurrentTerm(), committed);

@@ -35,7 +35,11 @@ import org.slf4j.LoggerFactory;
 final class RangeSubmitter implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(RangeSubmitter.class);
     static final int MAX_IN_FLIGHT = 1;
-    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * Nothing to submit: a put, a reply or a new leadership wakes the thread; the timer only expires late puts. (A 1 ms
+     * park cost a follower, which never submits, a thousand wake-ups a second.)
+     */
+    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long EXPIRE_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final RaftServer server;
@@ -55,6 +59,7 @@ final class RangeSubmitter implements Runnable {
     private volatile boolean stopped;
     private volatile Thread thread;
     private final AtomicLong entries = new AtomicLong();
+    private final AtomicLong entryBytes = new AtomicLong();
 
     RangeSubmitter(RaftServer server, RaftPeerId self, ReplicatedLog log, CommitLogStateMachine stateMachine,
                    CommitWaiters waiters, boolean ackAll, LongConsumer replied, BooleanSupplier ready) {
@@ -79,6 +84,7 @@ final class RangeSubmitter implements Runnable {
     void restartAt(long offset) {
         submittedEnd = offset;
         failed = false;
+        wakeup();
     }
 
     /** New bytes were appended (a put): submit them soon. */
@@ -103,6 +109,11 @@ final class RangeSubmitter implements Runnable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        long n = entries.get();
+        if (n > 0) {
+            LOG.info("submitted {} Raft entries covering {} CommitLog bytes ({} bytes an entry)", n, entryBytes.get(),
+                    entryBytes.get() / n);
         }
     }
 
@@ -145,7 +156,10 @@ final class RangeSubmitter implements Runnable {
         if (end <= start || inFlight.get() >= MAX_IN_FLIGHT) {
             return false;
         }
-        int length = (int) Math.min(end - start, RatisSetup.MAX_ENTRY_BYTES);
+        // an entry holds whole records: a range cut inside one would leave the committed offset (and a new leader's
+        // truncation) in the middle of a record, where dispatch can never arrive
+        int length = (int) (end - start <= RatisSetup.MAX_ENTRY_BYTES ? end - start
+                : log.wholeRecordsEnd(start, RatisSetup.MAX_ENTRY_BYTES) - start);
         ByteBuffer ask = ByteBuffer.allocate(12).putLong(start).putInt(length).flip();
         RaftClientRequest request = RaftClientRequest.newBuilder()
                 .setClientId(clientId)
@@ -158,6 +172,7 @@ final class RangeSubmitter implements Runnable {
         inFlight.incrementAndGet();
         submittedEnd = start + length;
         entries.incrementAndGet();
+        entryBytes.addAndGet(length);
         CompletableFuture<RaftClientReply> reply;
         try {
             reply = server.submitClientRequestAsync(request);

@@ -25,8 +25,18 @@ final class RatisSetup {
     /** Every Hangar raft group has this id: one group per store, named by its members. */
     static final RaftGroupId GROUP_ID = RaftGroupId.valueOf(UUID.nameUUIDFromBytes("hangar-commitlog".getBytes(
             java.nio.charset.StandardCharsets.UTF_8)));
-    /** The largest range one entry carries; bigger appends are split over several entries. */
+    /**
+     * The most bytes one entry's range covers when it holds several records; a backlog is split over several entries,
+     * at record boundaries. One record longer than this is an entry of its own.
+     */
     static final int MAX_ENTRY_BYTES = 1 << 20;
+    /**
+     * The largest message body (maxMessageSize, whose default this is) a raft node accepts: a record of it is one
+     * entry, and Ratis wants its segment writer's buffer (8 MiB) to hold an appender batch of the longest entry.
+     */
+    static final int MAX_MESSAGE_BYTES = 4 << 20;
+    /** The longest entry: one record of the largest body with its topic, properties and header. */
+    static final int MAX_ENTRY_WITH_ONE_RECORD = MAX_MESSAGE_BYTES + (64 << 10);
 
     private RatisSetup() {
     }
@@ -45,17 +55,21 @@ final class RatisSetup {
         GrpcConfigKeys.Server.setHost(p, s.self().host());
         GrpcConfigKeys.Server.setPort(p, s.self().port());
         // the bytes of an entry are state-machine data: kept in memory for the appender (else every send reads them
-        // back from the CommitLog), never in Ratis' segments, and forced (flush) before the entry counts as durable
+        // back from the CommitLog), never in Ratis' segments. Not "sync": with it Ratis waits for the CommitLog's force
+        // (flush) before it forces its segment; without it, it forces the segment and then waits for ours, which runs
+        // meanwhile on a thread of its own (CommitLogForcer). Either way an entry counts durable only after both.
         RaftServerConfigKeys.Log.StateMachineData.setCachingEnabled(p, true);
-        RaftServerConfigKeys.Log.StateMachineData.setSync(p, true);
+        RaftServerConfigKeys.Log.StateMachineData.setSync(p, false);
         RaftServerConfigKeys.Log.StateMachineData.setSyncTimeout(p, TimeDuration.valueOf(s.putTimeoutMs(),
                 java.util.concurrent.TimeUnit.MILLISECONDS));
-        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(4 * MAX_ENTRY_BYTES));
+        // an appender batch must hold the longest entry (Ratis refuses an entry over its buffer's limit)
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(MAX_ENTRY_WITH_ONE_RECORD
+                + MAX_ENTRY_BYTES));
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
         // Ratis' appender waits 10 ms for more entries before it sends: a put would wait that long for its ack
         RaftServerConfigKeys.Log.Appender.setWaitTimeMin(p, TimeDuration.valueOf(0,
                 java.util.concurrent.TimeUnit.MILLISECONDS));
-        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(16 * MAX_ENTRY_BYTES));
+        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(2L * (MAX_ENTRY_WITH_ONE_RECORD + MAX_ENTRY_BYTES)));
         // a JVM mapping gigabytes pauses for GC and page faults: see RaftSettings for the chosen timeouts
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(s.electionMinMs(),
                 java.util.concurrent.TimeUnit.MILLISECONDS));

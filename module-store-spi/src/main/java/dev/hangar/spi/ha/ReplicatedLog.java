@@ -35,6 +35,19 @@ public interface ReplicatedLog {
     int read(long offset, ByteBuffer target);
 
     /**
+     * Where a range that starts at the record boundary {@code start} may end so that it holds whole records and at
+     * most {@code atMost} bytes past {@code start}: the end of the last record that ends there or before (a BLANK
+     * filler at a file's end counts as a record). When the first record alone is longer, its end: a range never
+     * splits a record, so a replica that holds whole ranges holds whole records. Never past {@link #maxOffset()}.
+     * The default refuses (a log that only ships and appends never needs it).
+     *
+     * @throws IllegalStateException naming the offset when {@code start} is not the start of a record
+     */
+    default long wholeRecordsEnd(long start, long atMost) {
+        throw new UnsupportedOperationException("this log cannot tell its record boundaries");
+    }
+
+    /**
      * Appends the remaining bytes of {@code data} verbatim at {@code offset}, which must equal
      * {@link #maxOffset()}, or (for an empty log) start a file: a log copied from a master may begin past 0.
      * The bytes may span a file boundary (they are split); the master's BLANK end records keep the files aligned.

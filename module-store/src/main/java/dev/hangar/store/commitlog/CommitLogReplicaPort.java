@@ -3,6 +3,7 @@ package dev.hangar.store.commitlog;
 import dev.hangar.spi.ha.ReplicatedLog;
 import dev.hangar.spi.mapped.MappedFile;
 import dev.hangar.spi.mapped.SelectedRegion;
+import dev.hangar.store.format.CommitLogRecordFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -87,6 +88,34 @@ public final class CommitLogReplicaPort implements ReplicatedLog {
             target.put(region.buffer().duplicate().limit(n));
             return n;
         }
+    }
+
+    @Override
+    public long wholeRecordsEnd(long start, long atMost) {
+        long written = commitLog.getMaxOffset();
+        long limit = Math.min(written, start + atMost);
+        ByteBuffer size = ByteBuffer.allocate(Integer.BYTES);
+        long at = start;
+        while (at < written) {
+            size.clear();
+            if (read(at + CommitLogRecordFormat.TOTAL_SIZE_OFFSET, size) != Integer.BYTES) {
+                throw new IllegalStateException("cannot read the size of the record at commit-log offset " + at);
+            }
+            int total = size.getInt(0);
+            long end = at + total;
+            if (total <= 0 || end > written) {
+                throw new IllegalStateException("commit-log offset " + at + " is not the start of a whole record "
+                        + "(its size field says " + total + ", the log ends at " + written + ")");
+            }
+            if (end > limit && at > start) {
+                break;
+            }
+            at = end;
+            if (at >= limit) {
+                break;
+            }
+        }
+        return at;
     }
 
     @Override
