@@ -42,8 +42,9 @@ final class RatisSetup {
     static RaftProperties serverProperties(RaftSettings s) {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.setStorageDir(p, List.of(s.dir().toFile()));
-        GrpcConfigKeys.Server.setHost(p, s.self().host());
-        GrpcConfigKeys.Server.setPort(p, s.self().port());
+        // the others connect to our address in raft.peers; we bind raft.listen (the same unless a NAT or relay is between)
+        GrpcConfigKeys.Server.setHost(p, s.listen().host());
+        GrpcConfigKeys.Server.setPort(p, s.listen().port());
         // the bytes of an entry are state-machine data: kept in memory for the appender (else every send reads them
         // back from the CommitLog), never in Ratis' segments, and forced (flush) before the entry counts as durable
         RaftServerConfigKeys.Log.StateMachineData.setCachingEnabled(p, true);
