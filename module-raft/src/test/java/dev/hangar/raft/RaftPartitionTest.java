@@ -123,6 +123,9 @@ class RaftPartitionTest {
                 }
             }
 
+            if (!problems.isEmpty()) {
+                throw new AssertionError("while " + old + " was cut off: " + problems);
+            }
             phases.mark("probed");
             partition.heal();
             long groupCommitted = status(base, now).committed();
