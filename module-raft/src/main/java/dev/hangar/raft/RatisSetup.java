@@ -42,7 +42,7 @@ final class RatisSetup {
     static RaftProperties serverProperties(RaftSettings s) {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.setStorageDir(p, List.of(s.dir().toFile()));
-        // the others connect to our address in raft.peers; we bind raft.listen (the same unless a NAT or relay is between)
+        // the others connect to our address in raft.peers; we bind raft.listen (the same, but for NAT or a relay)
         GrpcConfigKeys.Server.setHost(p, s.listen().host());
         GrpcConfigKeys.Server.setPort(p, s.listen().port());
         // the bytes of an entry are state-machine data: kept in memory for the appender (else every send reads them

@@ -60,7 +60,7 @@ final class ConnectionOwners {
         return null;
     }
 
-    /** The inode of the socket bound to local port {@code clientPort} and connected to remote port {@code serverPort}. */
+    /** The inode of the socket on local port {@code clientPort} connected to remote port {@code serverPort}. */
     private static long inode(int clientPort, int serverPort) throws IOException {
         for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
             Path p = Path.of(table);

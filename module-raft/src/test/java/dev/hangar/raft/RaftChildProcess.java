@@ -103,7 +103,7 @@ final class RaftChildProcess {
         }
     }
 
-    /** Sends {@code command} and returns the child's answer, the first line it prints that starts with {@code answer}. */
+    /** Sends {@code command} and returns the child's answer: its first line that starts with {@code answer}. */
     String send(String command, String answer) throws IOException {
         in.println(command);
         return expect(answer);

@@ -59,7 +59,8 @@ public final class RaftNodeChild {
         List<Thread> threads = new ArrayList<>();
         for (int w = 0; w < writers; w++) {
             int writer = w;
-            Thread t = new Thread(() -> write(store, acks, tried, nonce + "-w" + writer, writer % queues), "writer-" + w);
+            Thread t = new Thread(() -> write(store, acks, tried, nonce + "-w" + writer, writer % queues),
+                    "writer-" + w);
             t.setDaemon(true);
             t.start();
             threads.add(t);

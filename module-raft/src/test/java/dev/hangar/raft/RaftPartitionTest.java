@@ -37,6 +37,7 @@ class RaftPartitionTest {
         System.out.println("raft partition: " + o);
         assertTrue(o.acknowledged > 0, "nothing was acknowledged: the harness did not put");
         assertTrue(o.cutTail > 0, "the leader was cut off with no uncommitted bytes: the test saw no tail to cut");
+        assertEquals(0, o.ackedAfterCut, "the cut-off leader acknowledged puts it took after the cut: " + o.problems);
         assertEquals(0, o.lost, "acknowledged puts lost: " + o.problems);
         assertEquals(0, o.divergent, "nodes diverge or showed uncommitted messages: " + o.problems);
         assertEquals(List.of(), o.problems);
@@ -46,8 +47,10 @@ class RaftPartitionTest {
     void negativeControlAcknowledgingBeforeAMajorityIsCaughtLosingPuts() throws Exception {
         Outcome o = run("raft-ack-early");
         System.out.println("raft partition negative control: " + o);
-        assertTrue(o.lost > 0, "the partition did not catch a leader that acknowledges before a majority has the bytes: "
-                + o);
+        assertTrue(o.lost > 0, "the partition did not catch a leader that acknowledges before a majority has the "
+                + "bytes: " + o);
+        assertTrue(o.ackedAfterCut > 0, "the harness did not see the cut-off leader acknowledge puts it began after "
+                + "the cut: " + o);
     }
 
     /**
@@ -56,10 +59,12 @@ class RaftPartitionTest {
      * @param divergent    differences between the nodes, and messages shown that are not in the final log
      * @param cutTail      bytes the cut-off leader held past its committed offset while cut off
      * @param cutBodies    bodies the cut-off leader tried to put that are in no final log
+     * @param ackedAfterCut puts the cut-off leader began after the cut and acknowledged (it cannot commit them)
      * @param problems     what went wrong, in words
      * @param phases       how long each phase took (ms), for the report
      */
     private record Outcome(long acknowledged, long lost, long divergent, long cutTail, long cutBodies,
+                           long ackedAfterCut,
                            List<String> problems, String phases) {
     }
 
@@ -98,11 +103,15 @@ class RaftPartitionTest {
             // the two that stay must hold what the leader committed, or they cannot elect one of them
             long committed = status(base, old).committed();
             for (RaftChildProcess n : nodes) {
-                RaftStores.await(n.id + " caught up to " + committed, () -> status(base, n.id).committed() >= committed);
+                RaftStores.await(n.id + " caught up to " + committed,
+                        () -> status(base, n.id).committed() >= committed);
             }
 
             phases.mark("led and caught up");
             partition.isolate(old);
+            // every put the old leader begins from here on lacks a majority: none may be acknowledged (counted after
+            // the cut, so a put begun just before it counts as before)
+            int triedBeforeCut = lines(base.resolve(old + ".tried")).size();
             int next = awaitLeader(base, nodes, leader);
             phases.mark("new leader");
             String now = nodes[next].id;
@@ -155,7 +164,7 @@ class RaftPartitionTest {
                 problems.add("the relays cut no connection: " + Arrays.toString(relays));
             }
             phases.mark("dumped");
-            return check(base, nodes, old, end, cutTail, problems, phases);
+            return check(base, nodes, old, end, cutTail, triedBeforeCut, problems, phases);
         } finally {
             for (RaftChildProcess n : nodes) {
                 if (n != null) {
@@ -171,7 +180,7 @@ class RaftPartitionTest {
     }
 
     private Outcome check(Path base, RaftChildProcess[] nodes, String old, long committed, long cutTail,
-                          List<String> problems, Phases phases) throws IOException {
+                          int triedBeforeCut, List<String> problems, Phases phases) throws IOException {
         Set<String> acked = new HashSet<>();
         for (RaftChildProcess n : nodes) {
             acked.addAll(lines(base.resolve(n.id + ".acks")));
@@ -220,7 +229,15 @@ class RaftPartitionTest {
             }
         }
         phases.mark("checked");
-        return new Outcome(acked.size(), lost, divergent, cutTail, cut.size(), problems, phases.toString());
+        List<String> tried = lines(base.resolve(old + ".tried"));
+        Set<String> ackedByOld = new HashSet<>(lines(base.resolve(old + ".acks")));
+        long ackedAfterCut = tried.subList(Math.min(triedBeforeCut, tried.size()), tried.size()).stream()
+                .filter(ackedByOld::contains).count();
+        if (ackedAfterCut > 0) {
+            problems.add(old + " acknowledged " + ackedAfterCut + " puts it began after it was cut off");
+        }
+        return new Outcome(acked.size(), lost, divergent, cutTail, cut.size(), ackedAfterCut, problems,
+                phases.toString());
     }
 
     /** Milliseconds from one mark to the next. */
