@@ -146,7 +146,7 @@ public record RaftSettings(List<Peer> peers, String selfId, Path dir, int electi
         if (text.isEmpty() || parseHostPortOrNull(text) != null) {
             return null;
         }
-        return "'" + text + "' is not host:port (a host name or address, then a port 1-65535), e.g. 0.0.0.0:9870";
+        return "not host:port (a host name or address, then a port 1-65535), e.g. 0.0.0.0:9870";
     }
 
     /** {@code host:port} with a port in 1..65535 and a host without spaces, '@' or ','; or null. */
