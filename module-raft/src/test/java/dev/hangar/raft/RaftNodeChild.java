@@ -28,8 +28,8 @@ import java.util.List;
  * arrival listener (what wakes a long poll) the message each arrival announces to {@code <selfId>.polls}. Every
  * 50 ms it writes its view to {@code dir/../<selfId>.status} ({@code ROLE ready term committed maxOffset}). On "dump"
  * from stdin it waits until its committed offset reaches the number given, writes every queue's bodies in queue order
- * to {@code <selfId>.dump}; "probe" and "keys FILE" ask what its queues and index show ({@link #probe},
- * {@link #keys}); "stop" closes the store and exits 0.
+ * to {@code <selfId>.dump}; "burst N" puts N more at once without waiting ({@link #burst}); "probe" and "keys FILE" ask
+ * what its queues and index show ({@link #probe}, {@link #keys}); "stop" closes the store and exits 0.
  */
 public final class RaftNodeChild {
     public static void main(String[] args) throws Exception {
@@ -119,6 +119,9 @@ public final class RaftNodeChild {
                 }
                 dump(store, base.resolve(self + ".dump"), queues);
                 System.out.println("DUMPED " + RaftStores.status(store).committedOffset());
+            } else if (line.startsWith("burst ")) {
+                System.out.println("BURST " + burst(store, acks, tried, nonce + "-burst",
+                        Integer.parseInt(line.substring(6).trim()), queues));
             } else if (line.startsWith("probe")) {
                 System.out.println("PROBED " + probe(store, base.resolve(self + ".tried"), queues));
             } else if (line.startsWith("keys ")) {
@@ -136,6 +139,35 @@ public final class RaftNodeChild {
     }
 
     private static volatile boolean writing = true;
+
+    /**
+     * Puts {@code count} messages at once, none waiting for another, recording them as the writers do: on a leader
+     * cut off from its group they are appended though no one else will ever have them. Answers how many it put.
+     */
+    private static int burst(DefaultMessageStore store, OutputStream acks, OutputStream tried, String prefix,
+                             int count, int queues) throws IOException {
+        for (int i = 0; i < count; i++) {
+            String body = prefix + "-" + i;
+            synchronized (tried) {
+                tried.write((body + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+            putsUnderWay.incrementAndGet(); // a pause waits for these answers too
+            store.asyncPutMessage(RaftStores.message("T", i % queues, body)).whenComplete((r, e) -> {
+                try {
+                    if (r != null && r.status() == PutMessageStatus.PUT_OK) {
+                        synchronized (acks) {
+                            acks.write((body + "\n").getBytes(StandardCharsets.UTF_8));
+                        }
+                    }
+                } catch (IOException io) {
+                    io.printStackTrace();
+                } finally {
+                    putsUnderWay.decrementAndGet();
+                }
+            });
+        }
+        return count;
+    }
     /** Writer threads between deciding to put and recording the outcome. */
     private static final java.util.concurrent.atomic.AtomicInteger putsUnderWay =
             new java.util.concurrent.atomic.AtomicInteger();
