@@ -113,16 +113,23 @@ final class RaftReplicationService implements ReplicationService {
             server.start();
             submitter.start();
             LOG.info("raft node {} started at {} ({}) in a group of {} (election timeout {}–{} ms, ack {}), committed "
-                            + "offset {}", settings.selfId(), settings.self().address(),
+                            + "offset {}", settings.selfId(), boundAt(),
                     settings.tls().isPresent() ? "mutual TLS" : "plaintext", settings.peers(),
                     settings.electionMinMs(), settings.electionMaxMs(), settings.ackAll() ? "ALL" : "MAJORITY",
                     stateMachine.committedOffset());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start raft node " + settings.selfId() + " at "
-                    + settings.self().address() + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot start raft node " + settings.selfId() + " at " + boundAt() + ": "
+                    + e.getMessage(), e);
         } finally {
             current.setContextClassLoader(before);
         }
+    }
+
+    /** Our address in raft.peers, and where we bind when raft.listen differs from it. */
+    private String boundAt() {
+        String peerAddress = settings.self().address();
+        String listen = settings.listen().toString();
+        return listen.equals(peerAddress) ? peerAddress : peerAddress + " (listening on " + listen + ")";
     }
 
     /** On the leadership thread once Ratis says this leader has applied every earlier entry. */

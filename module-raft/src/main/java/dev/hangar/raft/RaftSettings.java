@@ -28,9 +28,20 @@ import java.util.Optional;
  * @param httpPeers       each member's HTTP address ({@code http://host:port}) for redirects, by id; may be empty
  * @param putTimeoutMs    how long a put waits for its range to be committed (syncFlushTimeout)
  * @param tls             the PEM files for mutual TLS between peers; empty = plaintext
+ * @param listen          where this node's Raft server binds: its own address in {@code peers} unless
+ *                        {@code raft.listen} says otherwise (behind NAT, in a container, or behind a relay)
  */
 public record RaftSettings(List<Peer> peers, String selfId, Path dir, int electionMinMs, int electionMaxMs,
-                           boolean ackAll, Map<String, String> httpPeers, long putTimeoutMs, Optional<TlsFiles> tls) {
+                           boolean ackAll, Map<String, String> httpPeers, long putTimeoutMs, Optional<TlsFiles> tls,
+                           HostPort listen) {
+
+    /** A host (name or address) and a port. */
+    public record HostPort(String host, int port) {
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
+    }
 
     /**
      * The files of {@code raft.tls.*}, as given; {@link PeerTls} reads and checks them when the node starts.
@@ -72,6 +83,11 @@ public record RaftSettings(List<Peer> peers, String selfId, Path dir, int electi
             s -> s.isEmpty() || parseHttpOrNull(s) != null, "id@host:port,... (the members' `serve` addresses)",
             "Where each member serves HTTP, so a follower redirects a put to its leader (307); empty = answer 503");
 
+    public static final ConfigKey<String> LISTEN = ConfigKey.explainedStringKey("raft.listen", "",
+            RaftSettings::listenProblem, "host:port; empty = this node's own address in raft.peers",
+            "Where this node's Raft server binds, when the others reach it at another address (raft.peers names "
+                    + "that one): behind NAT, a container's port mapping or a proxy");
+
     public static final ConfigKey<String> TLS_CERTIFICATE = ConfigKey.stringKey("raft.tls.certificate", "", s -> true,
             "a PEM file; empty = plaintext between peers",
             "This node's certificate chain (PEM) for mutual TLS between Raft peers; its SAN must name the host in "
@@ -83,7 +99,7 @@ public record RaftSettings(List<Peer> peers, String selfId, Path dir, int electi
             "The CA (or peer) certificates a peer's certificate must chain to; a peer without one is refused");
 
     public static List<ConfigKey<?>> keys() {
-        return List.of(PEERS, SELF_ID, DIR, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX, ACK, HTTP_PEERS,
+        return List.of(PEERS, SELF_ID, DIR, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX, ACK, HTTP_PEERS, LISTEN,
                 TLS_CERTIFICATE, TLS_PRIVATE_KEY, TLS_TRUSTED);
     }
 
@@ -117,7 +133,38 @@ public record RaftSettings(List<Peer> peers, String selfId, Path dir, int electi
             }
         }
         return new RaftSettings(peers, self, raftDir, min, max, "ALL".equals(config.get(ACK)), http,
-                config.get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT), tlsFiles(config));
+                config.get(StoreConfigKeys.SYNC_FLUSH_TIMEOUT), tlsFiles(config),
+                listen(config.get(LISTEN), peers.stream().filter(p -> p.id().equals(self)).findFirst().orElseThrow()));
+    }
+
+    private static HostPort listen(String text, Peer self) {
+        return text.isEmpty() ? new HostPort(self.host(), self.port()) : parseHostPortOrNull(text);
+    }
+
+    /** Null for a good {@code raft.listen} (empty, or host:port), else what is wrong with it. */
+    private static String listenProblem(String text) {
+        if (text.isEmpty() || parseHostPortOrNull(text) != null) {
+            return null;
+        }
+        return "not host:port (a host name or address, then a port 1-65535), e.g. 0.0.0.0:9870";
+    }
+
+    /** {@code host:port} with a port in 1..65535 and a host without spaces, '@' or ','; or null. */
+    static HostPort parseHostPortOrNull(String text) {
+        int colon = text.lastIndexOf(':');
+        if (colon <= 0 || colon == text.length() - 1) {
+            return null;
+        }
+        String host = text.substring(0, colon);
+        if (!host.matches("[^\\s@,/]+")) {
+            return null;
+        }
+        try {
+            int port = Integer.parseInt(text.substring(colon + 1));
+            return port < 1 || port > 65535 ? null : new HostPort(host, port);
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /** All three {@code raft.tls.*} keys, or none: half a TLS setup would silently run plaintext or never connect. */

@@ -52,8 +52,9 @@ final class RatisSetup {
     static RaftProperties serverProperties(RaftSettings s) {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.setStorageDir(p, List.of(s.dir().toFile()));
-        GrpcConfigKeys.Server.setHost(p, s.self().host());
-        GrpcConfigKeys.Server.setPort(p, s.self().port());
+        // the others connect to our address in raft.peers; we bind raft.listen (the same, but for NAT or a relay)
+        GrpcConfigKeys.Server.setHost(p, s.listen().host());
+        GrpcConfigKeys.Server.setPort(p, s.listen().port());
         // the bytes of an entry are state-machine data: kept in memory for the appender (else every send reads them
         // back from the CommitLog), never in Ratis' segments. Not "sync": with it Ratis waits for the CommitLog's force
         // (flush) before it forces its segment; without it, it forces the segment and then waits for ours, which runs

@@ -1,13 +1,12 @@
 package dev.hangar.raft;
 
+import static dev.hangar.raft.RaftChildProcess.ackLines;
+import static dev.hangar.raft.RaftChildProcess.awaitLeader;
+import static dev.hangar.raft.RaftChildProcess.status;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,9 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
  * negative control acknowledges before replication and must be caught losing puts.
  */
 class RaftFailoverTest {
-    private static final int QUEUES = 4;
-    private static final int WRITERS = 4;
-
     @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS)
     Path dir;
 
@@ -66,10 +61,10 @@ class RaftFailoverTest {
     private Outcome run(String provider, int rounds, Random random) throws Exception {
         Path base = Files.createDirectories(dir.resolve(provider + "-" + System.nanoTime()));
         String peers = RaftStores.peers(3);
-        Node[] nodes = new Node[3];
+        RaftChildProcess[] nodes = new RaftChildProcess[3];
         try {
             for (int i = 0; i < 3; i++) {
-                nodes[i] = new Node(base, peers, "n" + i, provider);
+                nodes[i] = new RaftChildProcess(base, peers, "n" + i, provider);
                 nodes[i].start();
             }
             for (int round = 0; round < rounds; round++) {
@@ -80,11 +75,11 @@ class RaftFailoverTest {
                 // just restarted) counts as failed, and Ratis does not count the vote of a node whose log is empty;
                 // so before the kill every node must hold what the leader had committed once puts were flowing
                 String leaderId = nodes[leader].id;
-                RaftStores.await(leaderId + " committed puts", () -> status(base, leaderId).committed > 0);
-                long leaderCommitted = status(base, leaderId).committed;
-                for (Node n : nodes) {
+                RaftStores.await(leaderId + " committed puts", () -> status(base, leaderId).committed() > 0);
+                long leaderCommitted = status(base, leaderId).committed();
+                for (RaftChildProcess n : nodes) {
                     RaftStores.await(n.id + " caught up to " + leaderCommitted,
-                            () -> status(base, n.id).committed >= leaderCommitted);
+                            () -> status(base, n.id).committed() >= leaderCommitted);
                 }
                 Thread.sleep(100 + random.nextInt(700));
                 // odd rounds cut the leader off instead (frozen with SIGSTOP, as by a long GC pause or a partition):
@@ -108,17 +103,15 @@ class RaftFailoverTest {
                     nodes[leader].start();
                 }
             }
-            for (Node n : nodes) {
-                n.send("pause", "PAUSED");
-            }
+            long paused = RaftChildProcess.pauseAll(nodes);
             int leader = awaitLeader(base, nodes, -1);
-            long committed = status(base, nodes[leader].id).committed;
-            for (Node n : nodes) {
+            long committed = Math.max(paused, status(base, nodes[leader].id).committed());
+            for (RaftChildProcess n : nodes) {
                 n.send("dump " + committed, "DUMPED");
             }
             return check(base, nodes, committed);
         } finally {
-            for (Node n : nodes) {
+            for (RaftChildProcess n : nodes) {
                 if (n != null) {
                     n.stop();
                 }
@@ -126,9 +119,9 @@ class RaftFailoverTest {
         }
     }
 
-    private Outcome check(Path base, Node[] nodes, long committed) throws IOException {
+    private Outcome check(Path base, RaftChildProcess[] nodes, long committed) throws IOException {
         Set<String> acked = new HashSet<>();
-        for (Node n : nodes) {
+        for (RaftChildProcess n : nodes) {
             Path f = base.resolve(n.id + ".acks");
             if (Files.exists(f)) {
                 acked.addAll(Files.readAllLines(f));
@@ -139,7 +132,7 @@ class RaftFailoverTest {
         long divergent = 0;
         List<String> reference = Files.readAllLines(base.resolve(nodes[0].id + ".dump"));
         byte[] referenceBytes = RaftStores.commitLogBytes(base.resolve(nodes[0].id), committed);
-        for (Node n : nodes) {
+        for (RaftChildProcess n : nodes) {
             List<String> lines = Files.readAllLines(base.resolve(n.id + ".dump"));
             Set<String> bodies = new HashSet<>();
             Map<Integer, Long> nextOffset = new HashMap<>();
@@ -179,176 +172,5 @@ class RaftFailoverTest {
             }
         }
         return new Outcome(acked.size(), lost, divergent, problems);
-    }
-
-    private static long ackLines(Path base) {
-        long n = 0;
-        for (int i = 0; i < 3; i++) {
-            Path f = base.resolve("n" + i + ".acks");
-            try {
-                if (Files.exists(f)) {
-                    n += Files.readAllLines(f).size();
-                }
-            } catch (IOException e) {
-                // being written: counted next time
-            }
-        }
-        return n;
-    }
-
-    private record Status(String role, boolean ready, long term, long committed) {
-    }
-
-    private static Status status(Path base, String id) {
-        try {
-            String[] p = Files.readString(base.resolve(id + ".status")).trim().split(" ");
-            return new Status(p[0], Boolean.parseBoolean(p[1]), Long.parseLong(p[2]), Long.parseLong(p[3]));
-        } catch (IOException | RuntimeException e) {
-            return new Status("UNKNOWN", false, -1, -1);
-        }
-    }
-
-    /** The index of a live node that leads and takes puts, other than {@code not}. */
-    private static int awaitLeader(Path base, Node[] nodes, int not) {
-        int[] found = {-1};
-        try {
-            awaitLeaderOnce(base, nodes, not, found);
-        } catch (AssertionError e) {
-            StringBuilder why = new StringBuilder(e.getMessage());
-            for (Node n : nodes) {
-                why.append("\n").append(n.id).append(": alive ").append(n.alive()).append(", ")
-                        .append(status(base, n.id)).append(", log tail:\n").append(tail(base.resolve(n.id + ".log")));
-            }
-            throw new AssertionError(why.toString());
-        }
-        return found[0];
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
-        } catch (IOException e) {
-            return e.toString();
-        }
-    }
-
-    private static void awaitLeaderOnce(Path base, Node[] nodes, int not, int[] found) {
-        RaftStores.await("a ready leader", () -> {
-            for (int i = 0; i < nodes.length; i++) {
-                if (i != not && nodes[i].alive() && status(base, nodes[i].id).ready()) {
-                    found[0] = i;
-                    return true;
-                }
-            }
-            return false;
-        });
-    }
-
-    /** One node's process. */
-    private static final class Node {
-        final Path base;
-        final String peers;
-        final String id;
-        final String provider;
-        Process process;
-        PrintWriter in;
-        /** Every line the child prints, read on a thread of its own: a full pipe would block the child's loggers. */
-        java.util.concurrent.BlockingQueue<String> lines;
-
-        Node(Path base, String peers, String id, String provider) {
-            this.base = base;
-            this.peers = peers;
-            this.id = id;
-            this.provider = provider;
-        }
-
-        void start() throws IOException {
-            try {
-                Files.deleteIfExists(base.resolve(id + ".status"));
-            } catch (IOException e) {
-                // a stale status is overwritten within 50 ms
-            }
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-Dtinylog.writer.stream=err", "-cp", System.getProperty("java.class.path"),
-                    RaftNodeChild.class.getName(), base.resolve(id).toString(), peers, id, provider,
-                    Integer.toString(WRITERS), Integer.toString(QUEUES));
-            pb.redirectError(base.resolve(id + ".log").toFile());
-            process = pb.start();
-            in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8));
-            java.util.concurrent.BlockingQueue<String> queue = new java.util.concurrent.LinkedBlockingQueue<>();
-            lines = queue;
-            Thread reader = new Thread(() -> {
-                try {
-                    for (String line; (line = out.readLine()) != null; ) {
-                        queue.add(line);
-                    }
-                } catch (IOException e) {
-                    // the child is gone
-                }
-                queue.add("EOF");
-            }, id + "-stdout");
-            reader.setDaemon(true);
-            reader.start();
-            expect("STARTED");
-        }
-
-        boolean alive() {
-            return process != null && process.isAlive();
-        }
-
-        void kill() throws InterruptedException {
-            process.destroyForcibly(); // SIGKILL
-            process.waitFor(30, TimeUnit.SECONDS);
-        }
-
-        /** Sends a signal by name ({@code STOP}, {@code CONT}) to the child. */
-        void signal(String name) throws IOException, InterruptedException {
-            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
-            if (kill.waitFor() != 0) {
-                throw new AssertionError("kill -" + name + " " + process.pid() + " failed");
-            }
-        }
-
-        void send(String command, String answer) throws IOException {
-            in.println(command);
-            expect(answer);
-        }
-
-        private void expect(String prefix) throws IOException {
-            while (true) {
-                String line;
-                try {
-                    line = lines.poll(180, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    throw new AssertionError(id + ": interrupted waiting for " + prefix);
-                }
-                if (line == null || line.equals("EOF")) {
-                    throw new AssertionError(id + (line == null ? " did not answer " : " exited before answering ")
-                            + prefix + "; see " + base.resolve(id + ".log"));
-                }
-                if (line.startsWith(prefix)) {
-                    return;
-                }
-                if (line.startsWith("DUMP-TIMEOUT")) {
-                    throw new AssertionError(id + ": " + line);
-                }
-            }
-        }
-
-        void stop() {
-            if (alive()) {
-                in.println("stop");
-                try {
-                    if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                        process.destroyForcibly();
-                    }
-                } catch (InterruptedException e) {
-                    process.destroyForcibly();
-                }
-            }
-        }
     }
 }

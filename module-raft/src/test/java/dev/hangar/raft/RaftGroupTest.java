@@ -114,4 +114,21 @@ class RaftGroupTest {
         assertTrue(e.getMessage().contains("brokerRole") && e.getMessage().contains("haService=raft"), e.getMessage());
         org.junit.jupiter.api.Assertions.assertFalse(java.nio.file.Files.exists(store), "nothing was created");
     }
+
+    @Test
+    void raftListenIsAHostAndPortAndDefaultsToTheNodesOwnPeerAddress() {
+        Path store = dir.resolve("listen");
+        String peers = RaftStores.peers(3);
+        for (String bad : List.of("9870", "host:", ":9870", "host:0", "host:70000", "a b:9870", "n0@host:9870")) {
+            var e = org.junit.jupiter.api.Assertions.assertThrows(dev.hangar.spi.config.ConfigException.class,
+                    () -> new DefaultMessageStore(RaftStores.config(store, peers, "n0", "raft.listen", bad)));
+            assertTrue(e.getMessage().contains("raft.listen") && e.getMessage().contains("host:port"),
+                    bad + ": " + e.getMessage());
+        }
+        org.junit.jupiter.api.Assertions.assertFalse(java.nio.file.Files.exists(store), "nothing was created");
+        RaftSettings given = RaftSettings.from(RaftStores.config(store, peers, "n1", "raft.listen", "0.0.0.0:9870"));
+        assertEquals(new RaftSettings.HostPort("0.0.0.0", 9870), given.listen());
+        RaftSettings byDefault = RaftSettings.from(RaftStores.config(store, peers, "n1"));
+        assertEquals(byDefault.self().address(), byDefault.listen().toString());
+    }
 }

@@ -20,13 +20,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One raft node in its own process, for the kill -9 tests: {@code dir peers selfId provider writers queues}. While
+ * One raft node in its own process, for the kill -9 and partition tests:
+ * {@code dir peers selfId provider writers queues [key=value ...]} (the pairs: more store settings). While
  * it leads, {@code writers} threads put messages with unique bodies and append each acknowledged one to
- * {@code dir/../<selfId>.acks} (written per put, so a kill -9 loses none of the record); a reader thread records
- * every message it reads to {@code <selfId>.reads}. Every 50 ms it writes its
- * view to {@code dir/../<selfId>.status} ({@code ROLE ready term committed}). On "dump" from stdin it waits until its
- * committed offset reaches the number given, writes every queue's bodies in queue order to {@code <selfId>.dump},
- * and on "stop" closes the store and exits 0.
+ * {@code dir/../<selfId>.acks} (written per put, so a kill -9 loses none of the record) and each body it is about to
+ * put to {@code <selfId>.tried}; a reader thread records every message it reads to {@code <selfId>.reads}, and an
+ * arrival listener (what wakes a long poll) the message each arrival announces to {@code <selfId>.polls}. Every
+ * 50 ms it writes its view to {@code dir/../<selfId>.status} ({@code ROLE ready term committed maxOffset}). On "dump"
+ * from stdin it waits until its committed offset reaches the number given, writes every queue's bodies in queue order
+ * to {@code <selfId>.dump}; "burst N" puts N more at once without waiting ({@link #burst}); "probe" and "keys FILE" ask
+ * what its queues and index show ({@link #probe}, {@link #keys}); "stop" closes the store and exits 0.
  */
 public final class RaftNodeChild {
     public static void main(String[] args) throws Exception {
@@ -37,15 +40,27 @@ public final class RaftNodeChild {
         int writers = Integer.parseInt(args[4]);
         int queues = Integer.parseInt(args[5]);
         Path base = dir.getParent();
-        DefaultMessageStore store = new DefaultMessageStore(RaftStores.config(dir, peers, self, "haService", provider,
-                "raft.electionTimeoutMin", "1000", "raft.electionTimeoutMax", "2000"));
+        List<String> settings = new ArrayList<>(List.of("haService", provider, "raft.electionTimeoutMin", "1000",
+                "raft.electionTimeoutMax", "2000"));
+        for (int i = 6; i < args.length; i++) {
+            int eq = args[i].indexOf('=');
+            settings.add(args[i].substring(0, eq));
+            settings.add(args[i].substring(eq + 1));
+        }
+        DefaultMessageStore store = new DefaultMessageStore(RaftStores.config(dir, peers, self,
+                settings.toArray(String[]::new)));
         store.start();
+        OutputStream polls = new FileOutputStream(base.resolve(self + ".polls").toFile(), true);
+        store.addMessageArrivingListener((topic, queue, maxOffset) -> longPollWakes(store, polls, topic, queue,
+                maxOffset));
         OutputStream acks = new FileOutputStream(base.resolve(self + ".acks").toFile(), true);
+        OutputStream tried = new FileOutputStream(base.resolve(self + ".tried").toFile(), true);
         String nonce = self + "-" + ProcessHandle.current().pid();
         List<Thread> threads = new ArrayList<>();
         for (int w = 0; w < writers; w++) {
             int writer = w;
-            Thread t = new Thread(() -> write(store, acks, nonce + "-w" + writer, writer % queues), "writer-" + w);
+            Thread t = new Thread(() -> write(store, acks, tried, nonce + "-w" + writer, writer % queues),
+                    "writer-" + w);
             t.setDaemon(true);
             t.start();
             threads.add(t);
@@ -59,7 +74,7 @@ public final class RaftNodeChild {
                     ConsensusStatus s = RaftStores.status(store);
                     Path tmp = base.resolve(self + ".status.tmp");
                     Files.writeString(tmp, s.role() + " " + s.leaderReady() + " " + s.term() + " "
-                            + s.committedOffset() + "\n");
+                            + s.committedOffset() + " " + store.getMaxPhyOffset() + "\n");
                     Files.move(tmp, base.resolve(self + ".status"), StandardCopyOption.ATOMIC_MOVE,
                             StandardCopyOption.REPLACE_EXISTING);
                 } catch (Exception e) {
@@ -86,7 +101,9 @@ public final class RaftNodeChild {
                 while (putsUnderWay.get() > 0) {
                     Thread.sleep(1);
                 }
-                System.out.println("PAUSED");
+                // the committed offset now, not the status file's (up to 50 ms old): on the leader it covers every
+                // acknowledged put, so a dump up to it holds them all
+                System.out.println("PAUSED " + RaftStores.status(store).committedOffset());
             } else if (line.startsWith("dump ")) {
                 long committed = Long.parseLong(line.substring(5).trim());
                 long deadline = System.currentTimeMillis() + 120_000;
@@ -102,6 +119,13 @@ public final class RaftNodeChild {
                 }
                 dump(store, base.resolve(self + ".dump"), queues);
                 System.out.println("DUMPED " + RaftStores.status(store).committedOffset());
+            } else if (line.startsWith("burst ")) {
+                System.out.println("BURST " + burst(store, acks, tried, nonce + "-burst",
+                        Integer.parseInt(line.substring(6).trim()), queues));
+            } else if (line.startsWith("probe")) {
+                System.out.println("PROBED " + probe(store, base.resolve(self + ".tried"), queues));
+            } else if (line.startsWith("keys ")) {
+                System.out.println("KEYS " + keys(store, Path.of(line.substring(5).trim())));
             } else if (line.startsWith("stop")) {
                 break;
             }
@@ -115,11 +139,41 @@ public final class RaftNodeChild {
     }
 
     private static volatile boolean writing = true;
+
+    /**
+     * Puts {@code count} messages at once, none waiting for another, recording them as the writers do: on a leader
+     * cut off from its group they are appended though no one else will ever have them. Answers how many it put.
+     */
+    private static int burst(DefaultMessageStore store, OutputStream acks, OutputStream tried, String prefix,
+                             int count, int queues) throws IOException {
+        for (int i = 0; i < count; i++) {
+            String body = prefix + "-" + i;
+            synchronized (tried) {
+                tried.write((body + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+            putsUnderWay.incrementAndGet(); // a pause waits for these answers too
+            store.asyncPutMessage(RaftStores.message("T", i % queues, body)).whenComplete((r, e) -> {
+                try {
+                    if (r != null && r.status() == PutMessageStatus.PUT_OK) {
+                        synchronized (acks) {
+                            acks.write((body + "\n").getBytes(StandardCharsets.UTF_8));
+                        }
+                    }
+                } catch (IOException io) {
+                    io.printStackTrace();
+                } finally {
+                    putsUnderWay.decrementAndGet();
+                }
+            });
+        }
+        return count;
+    }
     /** Writer threads between deciding to put and recording the outcome. */
     private static final java.util.concurrent.atomic.AtomicInteger putsUnderWay =
             new java.util.concurrent.atomic.AtomicInteger();
 
-    private static void write(DefaultMessageStore store, OutputStream acks, String prefix, int queue) {
+    private static void write(DefaultMessageStore store, OutputStream acks, OutputStream tried, String prefix,
+                              int queue) {
         long seq = 0;
         while (true) {
             try {
@@ -136,6 +190,9 @@ public final class RaftNodeChild {
                     continue; // paused between the look above and the count: the pause did not wait for this put
                 }
                 String body = prefix + "-" + seq++;
+                synchronized (tried) {
+                    tried.write((body + "\n").getBytes(StandardCharsets.UTF_8));
+                }
                 PutMessageResult r = store.putMessage(RaftStores.message("T", queue, body));
                 if (r.status() == PutMessageStatus.PUT_OK) {
                     byte[] line = (body + "\n").getBytes(StandardCharsets.UTF_8);
@@ -199,5 +256,61 @@ public final class RaftNodeChild {
             }
         }
         Files.writeString(file, out.toString());
+    }
+
+    /**
+     * What a long poll woken by this arrival would return: the message just before {@code maxOffset}, recorded as
+     * {@code queue offset body} like the reader's lines.
+     */
+    private static void longPollWakes(DefaultMessageStore store, OutputStream polls, String topic, int queue,
+                                      long maxOffset) {
+        GetMessageResult r = store.getMessage("long-poll", topic, queue, maxOffset - 1, 1, MessageFilter.ALL);
+        StringBuilder lines = new StringBuilder();
+        for (StoredMessage m : r.messages()) {
+            lines.append(queue).append(' ').append(m.queueOffset()).append(' ')
+                    .append(new String(m.body(), StandardCharsets.UTF_8)).append('\n');
+        }
+        try {
+            polls.write(lines.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Every message this node's queues show, and every body it tried to put looked up by key: {@code N of M}, N the
+     * ones at or past the committed offset (bytes a new leader may cut: dispatched too early), M all it saw. The
+     * committed offset is read after the look, so a message committed meanwhile is not counted against the node.
+     */
+    private static String probe(DefaultMessageStore store, Path triedFile, int queues) throws IOException {
+        List<StoredMessage> seen = new ArrayList<>();
+        for (int q = 0; q < queues; q++) {
+            long offset = Math.max(0, store.getMinOffsetInQueue("T", q));
+            while (true) {
+                GetMessageResult r = store.getMessage("probe", "T", q, offset, 256, MessageFilter.ALL);
+                if (r.messages().isEmpty()) {
+                    break;
+                }
+                seen.addAll(r.messages());
+                offset = r.messages().get(r.messages().size() - 1).queueOffset() + 1;
+            }
+        }
+        for (String body : Files.readAllLines(triedFile)) {
+            if (!body.isEmpty()) {
+                seen.addAll(store.queryMessage("T", "k-" + body, 4, 0, Long.MAX_VALUE).messages());
+            }
+        }
+        long committed = RaftStores.status(store).committedOffset();
+        long early = seen.stream().filter(m -> m.commitLogOffset() >= committed).count();
+        return early + " of " + seen.size() + " past " + committed;
+    }
+
+    /** How many of the bodies in {@code file} (one a line) this node finds by key: {@code N of M}. */
+    private static String keys(DefaultMessageStore store, Path file) throws IOException {
+        List<String> bodies = Files.readAllLines(file).stream().filter(b -> !b.isEmpty()).toList();
+        // the index is a hash table: a lookup may also return other keys' messages, so compare the key
+        long found = bodies.stream().filter(b -> store.queryMessage("T", "k-" + b, 4, 0, Long.MAX_VALUE).messages()
+                .stream().anyMatch(m -> ("k-" + b).equals(m.keys()))).count();
+        return found + " of " + bodies.size();
     }
 }
