@@ -60,6 +60,14 @@ final class CommitLogStateMachine extends BaseStateMachine {
     private volatile long committedOffset;
     /** On the leader: where the next entry's range must start (the end of the last one appended to the Raft log). */
     private volatile long appendedEnd = -1;
+    /** How often a repeated error (a full disk, bytes a follower needs that retention deleted) is logged again. */
+    private static final long REPEAT_ERROR_MILLIS = 10_000;
+    private volatile long lastFullDiskLogMillis = -REPEAT_ERROR_MILLIS;
+    private volatile long lastDeletedLogMillis = -REPEAT_ERROR_MILLIS;
+    /** On the leader: the start of the last range a follower needed whose bytes retention had deleted, and when. */
+    private volatile long deletedNeededFrom = -1;
+    private volatile long deletedReadMillis;
+    private final java.util.concurrent.atomic.AtomicLong refusedForFullDisk = new java.util.concurrent.atomic.AtomicLong();
 
     CommitLogStateMachine(ReplicatedLog log, TinySnapshots snapshots, Events events) {
         this.log = log;
@@ -77,6 +85,20 @@ final class CommitLogStateMachine extends BaseStateMachine {
     long endAtOrBefore(long index) {
         Map.Entry<Long, Long> e = endByIndex.floorEntry(index);
         return e == null ? -1 : e.getValue();
+    }
+
+    /**
+     * The start of a range a follower needed within the last {@code withinMillis} whose bytes retention had deleted
+     * on this node (it cannot catch up from here), or -1.
+     */
+    long deletedRangeNeeded(long withinMillis) {
+        long from = deletedNeededFrom;
+        return from >= 0 && System.currentTimeMillis() - deletedReadMillis <= withinMillis ? from : -1;
+    }
+
+    /** Entries this node refused because its disk was full (each of the leader's tries counts). */
+    long entriesRefusedForFullDisk() {
+        return refusedForFullDisk.get();
     }
 
     /** The end of the last range appended to the Raft log on this leader. */
@@ -171,10 +193,12 @@ final class CommitLogStateMachine extends BaseStateMachine {
     @Override
     public CompletableFuture<?> write(LogEntryProto entry, TransactionContext trx) {
         RaftEntryFormat.Range r = range(entry.getStateMachineLogEntry().getLogData());
-        endByIndex.put(entry.getIndex(), r.end());
         if (trx != null && trx.getClientRequest() != null) {
+            endByIndex.put(entry.getIndex(), r.end());
             return CompletableFuture.completedFuture(null); // the leader's bytes are in its CommitLog already
         }
+        refuseWhileDiskFull(entry, r);
+        endByIndex.put(entry.getIndex(), r.end());
         try {
             ByteBuffer data = entry.getStateMachineLogEntry().getStateMachineEntry().getStateMachineData()
                     .asReadOnlyByteBuffer();
@@ -193,10 +217,35 @@ final class CommitLogStateMachine extends BaseStateMachine {
             log.appendAt(r.start(), data);
             return CompletableFuture.completedFuture(null);
         } catch (RuntimeException e) {
+            if (log.appendRefusal() != null) {
+                endByIndex.remove(entry.getIndex());
+                refuseWhileDiskFull(entry, r); // the append found the disk full: refuse the entry as above
+            }
             LOG.error("cannot append entry {} ([{}, {})) to the CommitLog: {}", entry.getIndex(), r.start(), r.end(),
                     e.getMessage());
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * A follower whose disk is full must not acknowledge bytes it may not be able to store. It throws rather than
+     * fail the future: Ratis then leaves the entry out of its log and answers the leader's append with an error, and
+     * the leader sends the entry again later, so the node catches up by itself once space is freed (a failed future
+     * would fail Ratis' log worker for good, until a restart).
+     */
+    private void refuseWhileDiskFull(LogEntryProto entry, RaftEntryFormat.Range r) {
+        String full = log.appendRefusal();
+        if (full == null) {
+            return;
+        }
+        refusedForFullDisk.incrementAndGet();
+        long now = System.currentTimeMillis();
+        if (now - lastFullDiskLogMillis >= REPEAT_ERROR_MILLIS) {
+            lastFullDiskLogMillis = now;
+            LOG.error("refusing Raft entries from entry {} ([{}, {})) until space is freed (the leader resends them): "
+                    + "{}", entry.getIndex(), r.start(), r.end(), full);
+        }
+        throw new IllegalStateException("this node cannot store entry " + entry.getIndex() + ": " + full);
     }
 
     @Override
@@ -208,8 +257,17 @@ final class CommitLogStateMachine extends BaseStateMachine {
             if (n <= 0) {
                 String why = "entry " + entry.getIndex() + " needs CommitLog bytes [" + r.start() + ", " + r.end()
                         + ") for a follower, but they are " + (n < 0 ? "deleted (retention removed their file; the "
-                        + "follower must be rebuilt from a copy of this node's store)" : "not written");
-                LOG.error(why);
+                        + "follower must be rebuilt from a copy of a current member's store)" : "not written");
+                long now = System.currentTimeMillis();
+                if (n < 0) {
+                    deletedNeededFrom = r.start();
+                    deletedReadMillis = now;
+                }
+                // Ratis asks again at every heartbeat while the follower waits: say it loudly, not thousands of times
+                if (now - lastDeletedLogMillis >= REPEAT_ERROR_MILLIS) {
+                    lastDeletedLogMillis = now;
+                    LOG.error(why);
+                }
                 return CompletableFuture.failedFuture(new IOException(why));
             }
         }

@@ -59,6 +59,7 @@ final class RaftReplicationService implements ReplicationService {
     private volatile boolean ready;
     private volatile String lastProblem = "starting";
     private volatile boolean stopped;
+    private final FullDiskHandOver fullDisk;
 
     RaftReplicationService(RaftSettings settings, ReplicatedLog log) {
         this.settings = settings;
@@ -87,6 +88,8 @@ final class RaftReplicationService implements ReplicationService {
                 }
             }
         });
+        this.fullDisk = new FullDiskHandOver(log, this::consensusStatus, this::transferLeader,
+                2L * settings.electionMaxMs());
     }
 
     @Override
@@ -112,6 +115,7 @@ final class RaftReplicationService implements ReplicationService {
                     settings.ackAll(), waiters::acknowledge, () -> ready);
             server.start();
             submitter.start();
+            fullDisk.start();
             LOG.info("raft node {} started at {} ({}) in a group of {} (election timeout {}–{} ms, ack {}), committed "
                             + "offset {}", settings.selfId(), settings.self().address(),
                     settings.tls().isPresent() ? "mutual TLS" : "plaintext", settings.peers(),
@@ -175,6 +179,11 @@ final class RaftReplicationService implements ReplicationService {
             s.wakeup();
         }
         return f;
+    }
+
+    /** Entries this node refused as a follower because its disk was full. */
+    long entriesRefusedForFullDisk() {
+        return stateMachine.entriesRefusedForFullDisk();
     }
 
     @Override
@@ -243,7 +252,8 @@ final class RaftReplicationService implements ReplicationService {
 
     @Override
     public ReplicationStatus status() {
-        return RaftStatusView.asReplicationStatus(consensusStatus(), settings);
+        ConsensusStatus s = consensusStatus();
+        return RaftStatusView.asReplicationStatus(s, settings, RaftStatusView.rebuildNeeded(s, stateMachine, log));
     }
 
     private RaftServer.Division division() {
@@ -339,6 +349,7 @@ final class RaftReplicationService implements ReplicationService {
         if (s != null) {
             s.stop();
         }
+        fullDisk.stop();
         waiters.fail(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
         leadership.shutdownNow();
         try {
