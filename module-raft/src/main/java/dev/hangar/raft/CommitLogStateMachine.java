@@ -64,9 +64,13 @@ final class CommitLogStateMachine extends BaseStateMachine {
     private static final long REPEAT_ERROR_MILLIS = 10_000;
     private volatile long lastFullDiskLogMillis = -REPEAT_ERROR_MILLIS;
     private volatile long lastDeletedLogMillis = -REPEAT_ERROR_MILLIS;
-    /** On the leader: the start of the last range a follower needed whose bytes retention had deleted, and when. */
+    /**
+     * On the leader: the start of the last range a follower needed whose bytes retention had deleted, and the term it
+     * happened in. Ratis stops that follower's appender for the rest of the term after the failed read, so it is
+     * remembered for the term, not retried.
+     */
     private volatile long deletedNeededFrom = -1;
-    private volatile long deletedReadMillis;
+    private volatile long deletedNeededTerm = -1;
     private final java.util.concurrent.atomic.AtomicLong refusedForFullDisk = new java.util.concurrent.atomic.AtomicLong();
 
     CommitLogStateMachine(ReplicatedLog log, TinySnapshots snapshots, Events events) {
@@ -88,12 +92,20 @@ final class CommitLogStateMachine extends BaseStateMachine {
     }
 
     /**
-     * The start of a range a follower needed within the last {@code withinMillis} whose bytes retention had deleted
-     * on this node (it cannot catch up from here), or -1.
+     * The start of a range a follower needed in {@code term} whose bytes retention had deleted on this node (that
+     * follower cannot catch up from here), or -1.
      */
-    long deletedRangeNeeded(long withinMillis) {
+    long deletedRangeNeeded(long term) {
         long from = deletedNeededFrom;
-        return from >= 0 && System.currentTimeMillis() - deletedReadMillis <= withinMillis ? from : -1;
+        return from >= 0 && deletedNeededTerm == term ? from : -1;
+    }
+
+    private long currentTerm() {
+        try {
+            return getServer().join().getDivision(getGroupId()).getInfo().getCurrentTerm();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /** Entries this node refused because its disk was full (each of the leader's tries counts). */
@@ -261,9 +273,9 @@ final class CommitLogStateMachine extends BaseStateMachine {
                 long now = System.currentTimeMillis();
                 if (n < 0) {
                     deletedNeededFrom = r.start();
-                    deletedReadMillis = now;
+                    deletedNeededTerm = currentTerm();
                 }
-                // Ratis asks again at every heartbeat while the follower waits: say it loudly, not thousands of times
+                // each new leadership asks again: say it loudly, but not on every try
                 if (now - lastDeletedLogMillis >= REPEAT_ERROR_MILLIS) {
                     lastDeletedLogMillis = now;
                     LOG.error(why);

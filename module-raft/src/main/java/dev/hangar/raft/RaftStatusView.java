@@ -68,16 +68,13 @@ final class RaftStatusView {
                 ready || (!info.isLeader() && !leaderId.isEmpty()) ? "" : why);
     }
 
-    /** How long after the last failed read of deleted bytes a follower is still reported as needing a rebuild. */
-    static final long REBUILD_REPORT_MILLIS = 30_000;
-
     /**
      * On the leader: which followers cannot catch up because retention deleted CommitLog bytes they need (the leader
-     * failed to read such bytes for a follower lately, and their match offsets lie before this log's first byte),
-     * with what the operator must do; empty when none.
+     * failed to read such bytes for a follower in this term, and their match offsets lie before this log's first
+     * byte), with what the operator must do; empty when none.
      */
     static String rebuildNeeded(ConsensusStatus s, CommitLogStateMachine sm, ReplicatedLog log) {
-        long needed = sm.deletedRangeNeeded(REBUILD_REPORT_MILLIS);
+        long needed = sm.deletedRangeNeeded(s.term());
         long min = log.minOffset();
         if (!s.isLeader() || needed < 0 || min <= 0) {
             return "";
