@@ -60,9 +60,8 @@ final class CommitLogStateMachine extends BaseStateMachine {
     private volatile long committedOffset;
     /** On the leader: where the next entry's range must start (the end of the last one appended to the Raft log). */
     private volatile long appendedEnd = -1;
-    /** How often a repeated error (a full disk, bytes a follower needs that retention deleted) is logged again. */
+    /** How often a repeated error (bytes a follower needs that retention deleted) is logged again. */
     private static final long REPEAT_ERROR_MILLIS = 10_000;
-    private volatile long lastFullDiskLogMillis = -REPEAT_ERROR_MILLIS;
     private volatile long lastDeletedLogMillis = -REPEAT_ERROR_MILLIS;
     /**
      * On the leader: the start of the last range a follower needed whose bytes retention had deleted, and the term it
@@ -71,12 +70,13 @@ final class CommitLogStateMachine extends BaseStateMachine {
      */
     private volatile long deletedNeededFrom = -1;
     private volatile long deletedNeededTerm = -1;
-    private final java.util.concurrent.atomic.AtomicLong refusedForFullDisk = new java.util.concurrent.atomic.AtomicLong();
+    private final HeldWrites heldWrites;
 
     CommitLogStateMachine(ReplicatedLog log, TinySnapshots snapshots, Events events) {
         this.log = log;
         this.snapshots = snapshots;
         this.events = events;
+        this.heldWrites = new HeldWrites(log, this::appendBytes);
         TinySnapshots.Snapshot latest = snapshots.latest();
         this.committedOffset = latest == null ? Math.max(0, log.minOffset()) : latest.committedOffset();
     }
@@ -106,11 +106,6 @@ final class CommitLogStateMachine extends BaseStateMachine {
         } catch (IOException | RuntimeException e) {
             return -1;
         }
-    }
-
-    /** Entries this node refused because its disk was full (each of the leader's tries counts). */
-    long entriesRefusedForFullDisk() {
-        return refusedForFullDisk.get();
     }
 
     /** The end of the last range appended to the Raft log on this leader. */
@@ -205,12 +200,10 @@ final class CommitLogStateMachine extends BaseStateMachine {
     @Override
     public CompletableFuture<?> write(LogEntryProto entry, TransactionContext trx) {
         RaftEntryFormat.Range r = range(entry.getStateMachineLogEntry().getLogData());
+        endByIndex.put(entry.getIndex(), r.end());
         if (trx != null && trx.getClientRequest() != null) {
-            endByIndex.put(entry.getIndex(), r.end());
             return CompletableFuture.completedFuture(null); // the leader's bytes are in its CommitLog already
         }
-        refuseWhileDiskFull(entry, r);
-        endByIndex.put(entry.getIndex(), r.end());
         try {
             ByteBuffer data = entry.getStateMachineLogEntry().getStateMachineEntry().getStateMachineData()
                     .asReadOnlyByteBuffer();
@@ -218,46 +211,45 @@ final class CommitLogStateMachine extends BaseStateMachine {
                 throw new IllegalStateException("entry " + entry.getIndex() + ": its " + data.remaining()
                         + " bytes do not match the header's length " + r.length() + " and checksum");
             }
-            long end = log.maxOffset();
-            if (end > r.start()) {
-                // bytes no entry of this log covers (a cut whose overwrite a crash lost, or an old leader's tail)
-                log.truncate(r.start());
-            } else if (end < r.start() && !(end <= 0 && log.minOffset() < 0)) {
-                throw new IllegalStateException("entry " + entry.getIndex() + " starts at " + r.start()
-                        + " but this CommitLog ends at " + end + ": bytes are missing");
+            // a full disk: the entry waits, unacknowledged, until space is freed
+            CompletableFuture<Void> held = heldWrites.holdIfNeeded(entry.getIndex(), r, data);
+            if (held != null) {
+                return held;
             }
-            log.appendAt(r.start(), data);
+            try {
+                appendBytes(entry.getIndex(), r, data.duplicate());
+            } catch (RuntimeException e) {
+                held = log.appendRefusal() == null ? null : heldWrites.holdIfNeeded(entry.getIndex(), r, data);
+                if (held == null) {
+                    throw e;
+                }
+                return held; // the append found the disk full: it is tried again once there is room
+            }
             return CompletableFuture.completedFuture(null);
         } catch (RuntimeException e) {
-            if (log.appendRefusal() != null) {
-                endByIndex.remove(entry.getIndex());
-                refuseWhileDiskFull(entry, r); // the append found the disk full: refuse the entry as above
-            }
             LOG.error("cannot append entry {} ([{}, {})) to the CommitLog: {}", entry.getIndex(), r.start(), r.end(),
                     e.getMessage());
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    /**
-     * A follower whose disk is full must not acknowledge bytes it may not be able to store. It throws rather than
-     * fail the future: Ratis then leaves the entry out of its log and answers the leader's append with an error, and
-     * the leader sends the entry again later, so the node catches up by itself once space is freed (a failed future
-     * would fail Ratis' log worker for good, until a restart).
-     */
-    private void refuseWhileDiskFull(LogEntryProto entry, RaftEntryFormat.Range r) {
-        String full = log.appendRefusal();
-        if (full == null) {
-            return;
+    /** A follower appends an entry's bytes at exactly their offset. */
+    private void appendBytes(long index, RaftEntryFormat.Range r, ByteBuffer data) {
+        long end = log.maxOffset();
+        if (end > r.start()) {
+            // bytes no entry of this log covers (a cut whose overwrite a crash lost, an old leader's tail, or the part
+            // of a range a full disk stopped)
+            log.truncate(r.start());
+        } else if (end < r.start() && !(end <= 0 && log.minOffset() < 0)) {
+            throw new IllegalStateException("entry " + index + " starts at " + r.start()
+                    + " but this CommitLog ends at " + end + ": bytes are missing");
         }
-        refusedForFullDisk.incrementAndGet();
-        long now = System.currentTimeMillis();
-        if (now - lastFullDiskLogMillis >= REPEAT_ERROR_MILLIS) {
-            lastFullDiskLogMillis = now;
-            LOG.error("refusing Raft entries from entry {} ([{}, {})) until space is freed (the leader resends them): "
-                    + "{}", entry.getIndex(), r.start(), r.end(), full);
-        }
-        throw new IllegalStateException("this node cannot store entry " + entry.getIndex() + ": " + full);
+        log.appendAt(r.start(), data);
+    }
+
+    /** Entries this follower holds unacknowledged because its disk is full ({@link HeldWrites}). */
+    HeldWrites heldWrites() {
+        return heldWrites;
     }
 
     @Override
@@ -302,6 +294,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
             keep = committedOffset;
         }
         endByIndex.tailMap(index, true).clear();
+        heldWrites.dropFrom(index);
         try {
             log.truncate(keep);
         } catch (RuntimeException e) {
@@ -382,6 +375,12 @@ final class CommitLogStateMachine extends BaseStateMachine {
         }
         LOG.info("joining at entry {} with the CommitLog committed up to {}", answer, committedOffset);
         return CompletableFuture.completedFuture(answer);
+    }
+
+    @Override
+    public void close() throws IOException {
+        heldWrites.close(); // entries held for a full disk are not acknowledged: they fail
+        super.close();
     }
 
     /** Ratis pauses the state machine around a snapshot installation; the state (the CommitLog) stays as it is. */

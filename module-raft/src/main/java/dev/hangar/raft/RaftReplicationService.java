@@ -181,9 +181,9 @@ final class RaftReplicationService implements ReplicationService {
         return f;
     }
 
-    /** Entries this node refused as a follower because its disk was full. */
-    long entriesRefusedForFullDisk() {
-        return stateMachine.entriesRefusedForFullDisk();
+    /** Entries this follower holds unacknowledged because its disk is full. */
+    HeldWrites heldWrites() {
+        return stateMachine.heldWrites();
     }
 
     @Override
