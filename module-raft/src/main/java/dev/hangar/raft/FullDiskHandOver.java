@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * although its followers may have room: this watch hands leadership to the follower that is furthest along among
  * those heard from lately (Ratis' transferLeadership, which waits until that follower holds the whole log). It tries
  * at most once every {@link #PAUSE_MILLIS}: a follower whose disk is full too hands it on after that pause, it never
- * bounces in a tight loop. The node with the full disk stays a member; as a follower it refuses entries until space is
- * freed ({@code CommitLogStateMachine.write}) and then catches up by itself.
+ * bounces in a tight loop. The node with the full disk stays a member; as a follower it holds entries unwritten and
+ * unacknowledged until space is freed ({@link HeldWrites}) and then catches up by itself.
  */
 final class FullDiskHandOver {
     private static final Logger LOG = LoggerFactory.getLogger(FullDiskHandOver.class);
