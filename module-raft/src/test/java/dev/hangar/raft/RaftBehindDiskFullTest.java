@@ -98,8 +98,10 @@ class RaftBehindDiskFullTest {
             long end = leader.getMaxPhyOffset();
             await("the once full node caught up to " + end, () -> status(full).committedOffset() >= end);
             BehindMessages.awaitQueues(full, TOPIC, QUEUES, 201);
-            assertArrayEquals(BehindMessages.commitLog(leader, 0, end), BehindMessages.commitLog(full, 0, end),
-                    "the once full node's CommitLog differs from the leader's");
+            // a retention pass while the disk was full may have deleted the full node's oldest files, as on a lone store
+            long from = Math.max(full.getMinPhyOffset(), leader.getMinPhyOffset());
+            assertArrayEquals(BehindMessages.commitLog(leader, from, end), BehindMessages.commitLog(full, from, end),
+                    "the once full node's CommitLog from " + from + " differs from the leader's");
         } finally {
             RaftStores.closeAll(stores);
         }
