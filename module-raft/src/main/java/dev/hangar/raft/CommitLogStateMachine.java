@@ -55,18 +55,28 @@ final class CommitLogStateMachine extends BaseStateMachine {
     private final ReplicatedLog log;
     private final TinySnapshots snapshots;
     private final Events events;
-    private final CommitLogForcer forcer;
     /** Entry index -> the end offset of its range, for every entry written, made or applied and not yet purged. */
     private final ConcurrentSkipListMap<Long, Long> endByIndex = new ConcurrentSkipListMap<>();
     private volatile long committedOffset;
     /** On the leader: where the next entry's range must start (the end of the last one appended to the Raft log). */
     private volatile long appendedEnd = -1;
+    /** How often a repeated error (bytes a follower needs that retention deleted) is logged again. */
+    private static final long REPEAT_ERROR_MILLIS = 10_000;
+    private volatile long lastDeletedLogMillis = -REPEAT_ERROR_MILLIS;
+    /**
+     * On the leader: the start of the last range a follower needed whose bytes retention had deleted, and the term it
+     * happened in. Ratis stops that follower's appender for the rest of the term after the failed read, so it is
+     * remembered for the term, not retried.
+     */
+    private volatile long deletedNeededFrom = -1;
+    private volatile long deletedNeededTerm = -1;
+    private final HeldWrites heldWrites;
 
-    CommitLogStateMachine(ReplicatedLog log, TinySnapshots snapshots, Events events, String nodeId) {
+    CommitLogStateMachine(ReplicatedLog log, TinySnapshots snapshots, Events events) {
         this.log = log;
-        this.forcer = new CommitLogForcer(log, nodeId);
         this.snapshots = snapshots;
         this.events = events;
+        this.heldWrites = new HeldWrites(log, this::appendBytes);
         TinySnapshots.Snapshot latest = snapshots.latest();
         this.committedOffset = latest == null ? Math.max(0, log.minOffset()) : latest.committedOffset();
     }
@@ -79,6 +89,23 @@ final class CommitLogStateMachine extends BaseStateMachine {
     long endAtOrBefore(long index) {
         Map.Entry<Long, Long> e = endByIndex.floorEntry(index);
         return e == null ? -1 : e.getValue();
+    }
+
+    /**
+     * The start of a range a follower needed in {@code term} whose bytes retention had deleted on this node (that
+     * follower cannot catch up from here), or -1.
+     */
+    long deletedRangeNeeded(long term) {
+        long from = deletedNeededFrom;
+        return from >= 0 && deletedNeededTerm == term ? from : -1;
+    }
+
+    private long currentTerm() {
+        try {
+            return getServer().join().getDivision(getGroupId()).getInfo().getCurrentTerm();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /** The end of the last range appended to the Raft log on this leader. */
@@ -94,7 +121,6 @@ final class CommitLogStateMachine extends BaseStateMachine {
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage storage) throws IOException {
         super.initialize(server, groupId, storage);
-        forcer.start();
         // RUNNING from here: a snapshot installation pauses and restarts the state machine, which needs it
         getLifeCycle().startAndTransition(() -> {
             snapshots.init(storage);
@@ -176,9 +202,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
         RaftEntryFormat.Range r = range(entry.getStateMachineLogEntry().getLogData());
         endByIndex.put(entry.getIndex(), r.end());
         if (trx != null && trx.getClientRequest() != null) {
-            // the leader's bytes are in its CommitLog already: start forcing them now, before Ratis asks (flush)
-            forcer.request(r.end());
-            return CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(null); // the leader's bytes are in its CommitLog already
         }
         try {
             ByteBuffer data = entry.getStateMachineLogEntry().getStateMachineEntry().getStateMachineData()
@@ -187,23 +211,45 @@ final class CommitLogStateMachine extends BaseStateMachine {
                 throw new IllegalStateException("entry " + entry.getIndex() + ": its " + data.remaining()
                         + " bytes do not match the header's length " + r.length() + " and checksum");
             }
-            long end = log.maxOffset();
-            if (end > r.start()) {
-                // bytes no entry of this log covers (a cut whose overwrite a crash lost, or an old leader's tail)
-                log.truncate(r.start());
-                forcer.cut(r.start());
-            } else if (end < r.start() && !(end <= 0 && log.minOffset() < 0)) {
-                throw new IllegalStateException("entry " + entry.getIndex() + " starts at " + r.start()
-                        + " but this CommitLog ends at " + end + ": bytes are missing");
+            // a full disk: the entry waits, unacknowledged, until space is freed
+            CompletableFuture<Void> held = heldWrites.holdIfNeeded(entry.getIndex(), r, data);
+            if (held != null) {
+                return held;
             }
-            log.appendAt(r.start(), data);
-            forcer.request(r.end());
+            try {
+                appendBytes(entry.getIndex(), r, data.duplicate());
+            } catch (RuntimeException e) {
+                held = log.appendRefusal() == null ? null : heldWrites.holdIfNeeded(entry.getIndex(), r, data);
+                if (held == null) {
+                    throw e;
+                }
+                return held; // the append found the disk full: it is tried again once there is room
+            }
             return CompletableFuture.completedFuture(null);
         } catch (RuntimeException e) {
             LOG.error("cannot append entry {} ([{}, {})) to the CommitLog: {}", entry.getIndex(), r.start(), r.end(),
                     e.getMessage());
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /** A follower appends an entry's bytes at exactly their offset. */
+    private void appendBytes(long index, RaftEntryFormat.Range r, ByteBuffer data) {
+        long end = log.maxOffset();
+        if (end > r.start()) {
+            // bytes no entry of this log covers (a cut whose overwrite a crash lost, an old leader's tail, or the part
+            // of a range a full disk stopped)
+            log.truncate(r.start());
+        } else if (end < r.start() && !(end <= 0 && log.minOffset() < 0)) {
+            throw new IllegalStateException("entry " + index + " starts at " + r.start()
+                    + " but this CommitLog ends at " + end + ": bytes are missing");
+        }
+        log.appendAt(r.start(), data);
+    }
+
+    /** Entries this follower holds unacknowledged because its disk is full ({@link HeldWrites}). */
+    HeldWrites heldWrites() {
+        return heldWrites;
     }
 
     @Override
@@ -215,8 +261,17 @@ final class CommitLogStateMachine extends BaseStateMachine {
             if (n <= 0) {
                 String why = "entry " + entry.getIndex() + " needs CommitLog bytes [" + r.start() + ", " + r.end()
                         + ") for a follower, but they are " + (n < 0 ? "deleted (retention removed their file; the "
-                        + "follower must be rebuilt from a copy of this node's store)" : "not written");
-                LOG.error(why);
+                        + "follower must be rebuilt from a copy of a current member's store)" : "not written");
+                long now = System.currentTimeMillis();
+                if (n < 0) {
+                    deletedNeededFrom = r.start();
+                    deletedNeededTerm = currentTerm();
+                }
+                // each new leadership asks again: say it loudly, but not on every try
+                if (now - lastDeletedLogMillis >= REPEAT_ERROR_MILLIS) {
+                    lastDeletedLogMillis = now;
+                    LOG.error(why);
+                }
                 return CompletableFuture.failedFuture(new IOException(why));
             }
         }
@@ -224,11 +279,11 @@ final class CommitLogStateMachine extends BaseStateMachine {
         return CompletableFuture.completedFuture(UnsafeByteOperations.unsafeWrap(bytes));
     }
 
-    /** Ratis forces its segment while this future waits for the CommitLog's force ({@link CommitLogForcer}). */
     @Override
     public CompletableFuture<Void> flush(long index) {
         long end = endAtOrBefore(index);
-        return forcer.forceThrough(end < 0 ? log.maxOffset() : end);
+        log.force(end < 0 ? log.maxOffset() : end);
+        return CompletableFuture.completedFuture(null);
     }
 
     @Override
@@ -239,9 +294,9 @@ final class CommitLogStateMachine extends BaseStateMachine {
             keep = committedOffset;
         }
         endByIndex.tailMap(index, true).clear();
+        heldWrites.dropFrom(index);
         try {
             log.truncate(keep);
-            forcer.cut(keep);
         } catch (RuntimeException e) {
             LOG.error("cannot cut the CommitLog back to {} for the Raft log's truncation at entry {}: {}", keep, index,
                     e.getMessage());
@@ -264,12 +319,6 @@ final class CommitLogStateMachine extends BaseStateMachine {
         updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
         events.committed(committedOffset);
         return CompletableFuture.completedFuture(Message.EMPTY);
-    }
-
-    @Override
-    public void close() throws IOException {
-        forcer.close();
-        super.close();
     }
 
     // ----- leadership
@@ -326,6 +375,12 @@ final class CommitLogStateMachine extends BaseStateMachine {
         }
         LOG.info("joining at entry {} with the CommitLog committed up to {}", answer, committedOffset);
         return CompletableFuture.completedFuture(answer);
+    }
+
+    @Override
+    public void close() throws IOException {
+        heldWrites.close(); // entries held for a full disk are not acknowledged: they fail
+        super.close();
     }
 
     /** Ratis pauses the state machine around a snapshot installation; the state (the CommitLog) stays as it is. */

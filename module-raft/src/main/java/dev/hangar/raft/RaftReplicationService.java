@@ -59,6 +59,7 @@ final class RaftReplicationService implements ReplicationService {
     private volatile boolean ready;
     private volatile String lastProblem = "starting";
     private volatile boolean stopped;
+    private final FullDiskHandOver fullDisk;
 
     RaftReplicationService(RaftSettings settings, ReplicatedLog log) {
         this.settings = settings;
@@ -86,7 +87,9 @@ final class RaftReplicationService implements ReplicationService {
                     stopWriting(leaderId == null ? "no leader" : "the leader is now " + leaderId);
                 }
             }
-        }, settings.selfId());
+        });
+        this.fullDisk = new FullDiskHandOver(log, this::consensusStatus, this::transferLeader,
+                2L * settings.electionMaxMs());
     }
 
     @Override
@@ -112,6 +115,7 @@ final class RaftReplicationService implements ReplicationService {
                     settings.ackAll(), waiters::acknowledge, () -> ready);
             server.start();
             submitter.start();
+            fullDisk.start();
             LOG.info("raft node {} started at {} ({}) in a group of {} (election timeout {}–{} ms, ack {}), committed "
                             + "offset {}", settings.selfId(), boundAt(),
                     settings.tls().isPresent() ? "mutual TLS" : "plaintext", settings.peers(),
@@ -189,6 +193,11 @@ final class RaftReplicationService implements ReplicationService {
         return f;
     }
 
+    /** Entries this follower holds unacknowledged because its disk is full. */
+    HeldWrites heldWrites() {
+        return stateMachine.heldWrites();
+    }
+
     @Override
     public long committedOffset() {
         return stateMachine.committedOffset();
@@ -255,7 +264,8 @@ final class RaftReplicationService implements ReplicationService {
 
     @Override
     public ReplicationStatus status() {
-        return RaftStatusView.asReplicationStatus(consensusStatus(), settings);
+        ConsensusStatus s = consensusStatus();
+        return RaftStatusView.asReplicationStatus(s, settings, RaftStatusView.rebuildNeeded(s, stateMachine, log));
     }
 
     private RaftServer.Division division() {
@@ -351,6 +361,7 @@ final class RaftReplicationService implements ReplicationService {
         if (s != null) {
             s.stop();
         }
+        fullDisk.stop();
         waiters.fail(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
         leadership.shutdownNow();
         try {

@@ -68,8 +68,35 @@ final class RaftStatusView {
                 ready || (!info.isLeader() && !leaderId.isEmpty()) ? "" : why);
     }
 
+    /**
+     * On the leader: which followers cannot catch up because retention deleted CommitLog bytes they need (the leader
+     * failed to read such bytes for a follower in this term, and their match offsets lie before this log's first
+     * byte), with what the operator must do; empty when none.
+     */
+    static String rebuildNeeded(ConsensusStatus s, CommitLogStateMachine sm, ReplicatedLog log) {
+        long needed = sm.deletedRangeNeeded(s.term());
+        long min = log.minOffset();
+        if (!s.isLeader() || needed < 0 || min <= 0) {
+            return "";
+        }
+        List<String> behind = s.peers().stream()
+                .filter(p -> !p.id().equals(s.selfId()) && p.matchOffset() >= 0 && p.matchOffset() < min)
+                .map(p -> p.id() + " (has the log up to " + p.matchOffset() + ")").toList();
+        if (behind.isEmpty()) {
+            return "";
+        }
+        return "follower " + String.join(", ", behind) + " cannot catch up: it needs CommitLog bytes from offset "
+                + needed + ", which retention deleted on this leader (its log starts at " + min + "); rebuild it "
+                + "from a copy of a current member's store directory (stop it, copy, start it)";
+    }
+
     /** The master/slave shaped view the store's stats already show. */
     static ReplicationStatus asReplicationStatus(ConsensusStatus s, RaftSettings settings) {
+        return asReplicationStatus(s, settings, "");
+    }
+
+    /** The same, {@code rebuild} (from {@link #rebuildNeeded}) being the problem when the group has no other. */
+    static ReplicationStatus asReplicationStatus(ConsensusStatus s, RaftSettings settings, String rebuild) {
         int followersInContact = (int) s.peers().stream()
                 .filter(p -> !p.id().equals(s.selfId()) && p.lastContactMillis() >= 0
                         && p.lastContactMillis() < 2L * settings.electionMaxMs()).count();
@@ -80,6 +107,7 @@ final class RaftStatusView {
         return new ReplicationStatus(s.isLeader() ? BrokerRole.SYNC_MASTER : BrokerRole.SLAVE,
                 settings.self().address(), s.isLeader() ? "" : leaderAddress, followersInContact,
                 s.isLeader() ? Math.max(s.committedOffset(), bestMatch) : s.logEnd(),
-                s.isLeader() ? Math.max(0, s.logEnd() - s.committedOffset()) : -1, 0, 0, 0, s.problem());
+                s.isLeader() ? Math.max(0, s.logEnd() - s.committedOffset()) : -1, 0, 0, 0,
+                s.problem().isEmpty() ? rebuild : s.problem());
     }
 }

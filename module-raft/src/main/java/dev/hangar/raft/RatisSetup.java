@@ -56,11 +56,12 @@ final class RatisSetup {
         GrpcConfigKeys.Server.setHost(p, s.listen().host());
         GrpcConfigKeys.Server.setPort(p, s.listen().port());
         // the bytes of an entry are state-machine data: kept in memory for the appender (else every send reads them
-        // back from the CommitLog), never in Ratis' segments. Not "sync": with it Ratis waits for the CommitLog's force
-        // (flush) before it forces its segment; without it, it forces the segment and then waits for ours, which runs
-        // meanwhile on a thread of its own (CommitLogForcer). Either way an entry counts durable only after both.
+        // back from the CommitLog), never in Ratis' segments. "Sync": Ratis writes an entry's header to its segment
+        // only after the bytes are in the CommitLog, and forces the segment after the CommitLog (flush), so its log
+        // never names bytes a power cut took. (Forcing both at once, not sync, let a power cut keep a header whose
+        // bytes were lost: the node could not take the next entry after its restart.)
         RaftServerConfigKeys.Log.StateMachineData.setCachingEnabled(p, true);
-        RaftServerConfigKeys.Log.StateMachineData.setSync(p, false);
+        RaftServerConfigKeys.Log.StateMachineData.setSync(p, true);
         RaftServerConfigKeys.Log.StateMachineData.setSyncTimeout(p, TimeDuration.valueOf(s.putTimeoutMs(),
                 java.util.concurrent.TimeUnit.MILLISECONDS));
         // an appender batch must hold the longest entry (Ratis refuses an entry over its buffer's limit)

@@ -14,7 +14,10 @@ import dev.hangar.store.commitlog.CommitLogFlushTarget;
 import dev.hangar.store.commitlog.CommitLogReplicaPort;
 import dev.hangar.store.commitlog.TopicQueueOffsets;
 import dev.hangar.store.reput.PluginDispatch;
+import dev.hangar.store.clean.DiskSpaceMonitor;
+import dev.hangar.store.clean.RetentionService;
 import dev.hangar.store.reput.ReputMessageService;
+import dev.hangar.store.service.RunningFlags;
 import java.util.function.Supplier;
 
 /**
@@ -31,7 +34,8 @@ final class ReplicationWiring {
                                      CommitLog commitLog, FlushCommitLogService flush,
                                      CommitLogFlushTarget flushTarget, Supplier<ReputMessageService> reput,
                                      Supplier<PluginDispatch> plugins, TopicQueueOffsets offsets,
-                                     ConsumeQueueView cqView) {
+                                     ConsumeQueueView cqView, Supplier<RetentionService> retention,
+                                     RunningFlags flags) {
         if (assembly.replication() == null) {
             return null;
         }
@@ -58,10 +62,49 @@ final class ReplicationWiring {
         CommitLogReplicaPort port = new CommitLogReplicaPort(commitLog, () -> {
             reput.get().wakeup();
             flush.wakeup();
-        }, bufferedMaster ? flush::commitThrough : offset -> { }, dispatch, flushTarget);
+        }, bufferedMaster ? flush::commitThrough : offset -> { }, dispatch, flushTarget, diskWatch(retention, flags));
         // a provider from a plugin folder (Ratis) is created and started with its folder's loader as the thread context
         // class loader; the threads it starts keep it
         return PluginFolderLoader.withContextLoaderOf(assembly.replication(),
                 () -> assembly.replication().create(new ReplicationContext(assembly.role(), config, port)));
+    }
+
+    /** The store's disk monitor for a replica's appends; made after the port, so reached when called. */
+    private static CommitLogReplicaPort.DiskWatch diskWatch(Supplier<RetentionService> retention, RunningFlags flags) {
+        return new CommitLogReplicaPort.DiskWatch() {
+            @Override
+            public String fullReason() {
+                return (flags.bits() & RunningFlags.DISK_FULL) == 0 ? null : flags.reason();
+            }
+
+            @Override
+            public void appended(long bytes) {
+                DiskSpaceMonitor m = monitor();
+                if (m != null) {
+                    m.onAppended(bytes);
+                }
+            }
+
+            @Override
+            public void appendFailed(Throwable fault, long fileSize) {
+                DiskSpaceMonitor m = monitor();
+                if (m == null) {
+                    return;
+                }
+                if (fault instanceof InternalError) {
+                    // as on the put path (PutPipeline): only a SIGBUS on a mapped page says the disk is full
+                    if (fault.getMessage() != null && fault.getMessage().contains("unsafe memory access")) {
+                        m.onWriteFault(fault);
+                    }
+                } else {
+                    m.onFileCreationFailed(fileSize);
+                }
+            }
+
+            private DiskSpaceMonitor monitor() {
+                RetentionService r = retention.get();
+                return r == null ? null : r.diskMonitor();
+            }
+        };
     }
 }

@@ -261,7 +261,8 @@ final class StoreRuntime implements AutoCloseable {
         // a consensus provider's committed offset bounds dispatch too: what a later leader may cut is never read
         Builder built = b;
         b.replication = b.readOnly ? null : ReplicationWiring.create(assembly, b.config, b.mappedStorage, b.commitLog,
-                b.flushService, b.flushTarget, () -> built.reput, () -> built.plugins, offsets, cqView);
+                b.flushService, b.flushTarget, () -> built.reput, () -> built.plugins, offsets, cqView,
+                () -> built.retention, b.flags);
         ReplicationService consensus = b.replication;
         LongSupplier dispatchableEnd = consensus == null || assembly.replication() == null
                 || !assembly.replication().electsWriter() ? writtenEnd

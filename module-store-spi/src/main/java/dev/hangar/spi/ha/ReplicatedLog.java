@@ -82,6 +82,16 @@ public interface ReplicatedLog {
         throw new UnsupportedOperationException("this log cannot be cut back");
     }
 
+    /**
+     * Why appends must stop now (the disk is past {@code diskSpaceWarningLevelRatio}, or a write into the log found it
+     * full), or null while they may go on. A consensus follower asks before it takes an entry and refuses the entry
+     * rather than acknowledge bytes it may not be able to store; the leader sends it again later. Cheap: read once
+     * per entry. The default: never refused.
+     */
+    default String appendRefusal() {
+        return null;
+    }
+
     /** Blocks until the bytes before {@code offset} (at most {@link #maxOffset()}) are forced to the disk. */
     default void force(long offset) {
         throw new UnsupportedOperationException("this log cannot be forced");

@@ -24,6 +24,7 @@ public final class CommitLogReplicaPort implements ReplicatedLog {
     private final LongConsumer commitThrough;
     private final Dispatch dispatch;
     private final CommitLogFlushTarget flush;
+    private final DiskWatch disk;
 
     /**
      * What the port needs of the dispatch side.
@@ -35,8 +36,23 @@ public final class CommitLogReplicaPort implements ReplicatedLog {
     public record Dispatch(LongSupplier dispatchedOffset, Runnable wake, Runnable takeQueueOffsets) {
     }
 
+    /**
+     * The disk watch (the store's {@code DiskSpaceMonitor}) as a replica's appends need it: they bypass the put path,
+     * which otherwise spends the disk budget and turns a full disk into DISK_FULL.
+     */
+    public interface DiskWatch {
+        /** The DISK_FULL reason, or null while the disk has room. */
+        String fullReason();
+
+        /** {@code bytes} were appended: the append that exhausts the budget checks the disk at once. */
+        void appended(long bytes);
+
+        /** A write faulted ({@code fault}) or a file could not be created: sets DISK_FULL when that is the cause. */
+        void appendFailed(Throwable fault, long fileSize);
+    }
+
     public CommitLogReplicaPort(CommitLog commitLog, Runnable onAppended) {
-        this(commitLog, onAppended, offset -> { }, null, null);
+        this(commitLog, onAppended, offset -> { }, null, null, null);
     }
 
     /**
@@ -45,9 +61,11 @@ public final class CommitLogReplicaPort implements ReplicatedLog {
      * @param dispatch      the dispatch side, for {@link #truncate}, {@link #committedMoved} and
      *                      {@link #prepareForPuts}; null where no consensus provider runs (they then fail)
      * @param flush         forces the log for {@link #force}; null likewise
+     * @param disk          the disk watch for {@link #appendRefusal} and appends; null: appends never refused
      */
     public CommitLogReplicaPort(CommitLog commitLog, Runnable onAppended, LongConsumer commitThrough,
-                                Dispatch dispatch, CommitLogFlushTarget flush) {
+                                Dispatch dispatch, CommitLogFlushTarget flush, DiskWatch disk) {
+        this.disk = disk;
         this.commitLog = commitLog;
         this.onAppended = onAppended;
         this.commitThrough = commitThrough;
@@ -120,8 +138,30 @@ public final class CommitLogReplicaPort implements ReplicatedLog {
 
     @Override
     public void appendAt(long offset, ByteBuffer data) {
-        commitLog.appendReplicated(offset, data);
+        int bytes = data.remaining();
+        try {
+            commitLog.appendReplicated(offset, data);
+        } catch (IllegalStateException | InternalError e) {
+            // a file the full disk could not create, or a mapped page it could not back (SIGBUS, as InternalError)
+            if (disk != null) {
+                disk.appendFailed(e, fileSize());
+                String full = disk.fullReason();
+                if (full != null) {
+                    throw new IllegalStateException("cannot append " + bytes + " replicated bytes at " + offset + ": "
+                            + full, e);
+                }
+            }
+            throw e;
+        }
+        if (disk != null) {
+            disk.appended(bytes);
+        }
         onAppended.run();
+    }
+
+    @Override
+    public String appendRefusal() {
+        return disk == null ? null : disk.fullReason();
     }
 
     @Override
