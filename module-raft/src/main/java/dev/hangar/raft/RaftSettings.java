@@ -15,9 +15,12 @@ import java.util.Optional;
  * The {@code raft.*} keys of the provider, read and checked once.
  *
  * <p>Election timeouts: Ratis' defaults (150–300 ms) elect again on every GC pause or page-fault storm of a JVM
- * that maps gigabytes; Ozone runs 5 s. We default to 1–2 s: a leader's death is noticed within 2 s, while a
- * pause shorter than a second (the JVM's usual worst on a loaded 2-core machine, measured in docs/BENCHMARKS.md)
- * causes no election.
+ * that maps gigabytes; Ozone runs 5 s. We default to 700–900 ms. A follower notices a dead leader after its current
+ * sleep of one timeout ends plus one more whole timeout (Ratis' follower timer sleeps a timeout, then checks), so
+ * the range's width adds little randomness and its level sets the failover time: with 1–2 s the kill -9 failover
+ * took 2.0–2.3 s (median), with 1.0–1.2 s 2.06 s, with 0.7–0.9 s 1.34 s (RaftBench, 5 rounds each,
+ * docs/PERFORMANCE.md 53). The least pause that can cause an election is the minimum: the longest pause the nodes'
+ * JvmPauseMonitor saw on a 2-core host running six JVMs and two builds was 0.59 s, and it did (with 0.5–1 s).
  *
  * @param peers           every member, in configuration order
  * @param selfId          this node's id (one of {@code peers})
@@ -73,9 +76,9 @@ public record RaftSettings(List<Peer> peers, String selfId, Path dir, int electi
     public static final ConfigKey<String> DIR = ConfigKey.stringKey("raft.dir", "", s -> true,
             "a directory; empty = <storePathRootDir>/raft",
             "Ratis' own files: its log of CommitLog range headers, its metadata, the tiny snapshots");
-    public static final ConfigKey<Integer> ELECTION_TIMEOUT_MIN = ConfigKey.intKey("raft.electionTimeoutMin", 1000,
+    public static final ConfigKey<Integer> ELECTION_TIMEOUT_MIN = ConfigKey.intKey("raft.electionTimeoutMin", 700,
             100, 60_000, "How long (ms) a follower waits at least for its leader before it stands for election");
-    public static final ConfigKey<Integer> ELECTION_TIMEOUT_MAX = ConfigKey.intKey("raft.electionTimeoutMax", 2000,
+    public static final ConfigKey<Integer> ELECTION_TIMEOUT_MAX = ConfigKey.intKey("raft.electionTimeoutMax", 900,
             200, 120_000, "The most (ms); must exceed raft.electionTimeoutMin");
     public static final ConfigKey<String> ACK = ConfigKey.choiceKey("raft.ack", "MAJORITY", List.of("MAJORITY", "ALL"),
             "A put is acknowledged once a majority (or every member) holds its bytes durably");
