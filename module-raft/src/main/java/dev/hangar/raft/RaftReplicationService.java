@@ -140,6 +140,9 @@ final class RaftReplicationService implements ReplicationService {
     private void becomeWriter() {
         try {
             long committed = stateMachine.committedOffset();
+            // no put of an earlier leadership may be acknowledged by offsets this one refills (none should wait here:
+            // losing leadership failed them; this makes it so whatever order Ratis told us in)
+            waiters.fail(PutMessageStatus.SERVICE_NOT_AVAILABLE);
             // bytes past the committed end belong to no entry (a put whose range never made it): cut them
             log.truncate(committed);
             stateMachine.leaderAppendsFrom(committed);
@@ -181,8 +184,20 @@ final class RaftReplicationService implements ReplicationService {
 
     @Override
     public CompletableFuture<PutMessageStatus> handle(long nextOffset, boolean waitForReplica) {
+        return handle(nextOffset, waitForReplica, log.cuts());
+    }
+
+    /**
+     * Waits for the group to commit the put's bytes, unless the CommitLog was cut since the put read the count: then
+     * its bytes may be gone (a new leadership cut an uncommitted tail) and the offset it waits for filled by other
+     * puts, so it fails. The generation is read first: a cut comes only with a new leadership, which fails every
+     * put registered under the old one.
+     */
+    @Override
+    public CompletableFuture<PutMessageStatus> handle(long nextOffset, boolean waitForReplica,
+                                                      long logCutsBeforeAppend) {
         long generation = waiters.generation();
-        if (!ready) {
+        if (!ready || log.cuts() != logCutsBeforeAppend) {
             return CompletableFuture.completedFuture(PutMessageStatus.SERVICE_NOT_AVAILABLE);
         }
         CompletableFuture<PutMessageStatus> f = waiters.await(nextOffset, generation);

@@ -20,4 +20,9 @@ public final class RaftTestAccess {
     public static ReplicationService replication(DefaultMessageStore store) {
         return store.runtime().replication();
     }
+
+    /** How many times the store's CommitLog was cut back (ReplicatedLog.cuts). */
+    public static long commitLogCuts(DefaultMessageStore store) {
+        return store.runtime().commitLog().cuts();
+    }
 }

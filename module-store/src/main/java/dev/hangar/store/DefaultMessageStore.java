@@ -314,9 +314,10 @@ public final class DefaultMessageStore implements MessageStore {
     private PutMessageResult putInternal(List<Message> records) {
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
+        long cuts = rt.commitLog().cuts();
         PutMessageResult appended = records.size() == 1 ? puts.appendOne(rt, records.get(0), begin, false)
                 : puts.appendBatch(rt, records, begin, false);
-        return appended instanceof StoredPut r ? puts.awaitDurable(rt, r, true, begin) : appended;
+        return appended instanceof StoredPut r ? puts.awaitDurable(rt, r, true, begin, cuts) : appended;
     }
 
     @Override
@@ -336,8 +337,10 @@ public final class DefaultMessageStore implements MessageStore {
         }
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
+        long cuts = rt.commitLog().cuts();
         PutMessageResult appended = puts.appendOne(rt, message, begin, false);
-        return appended instanceof StoredPut r ? puts.awaitDurable(rt, r, message.waitStoreMsgOk(), begin) : appended;
+        return appended instanceof StoredPut r ? puts.awaitDurable(rt, r, message.waitStoreMsgOk(), begin, cuts)
+                : appended;
     }
 
     @Override
@@ -348,8 +351,9 @@ public final class DefaultMessageStore implements MessageStore {
         }
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
+        long cuts = rt.commitLog().cuts();
         PutMessageResult appended = puts.appendBatch(rt, batch, begin, false);
-        return appended instanceof StoredPut r ? puts.awaitDurable(rt, r, batch.get(0).waitStoreMsgOk(), begin)
+        return appended instanceof StoredPut r ? puts.awaitDurable(rt, r, batch.get(0).waitStoreMsgOk(), begin, cuts)
                 : appended;
     }
 
@@ -361,8 +365,9 @@ public final class DefaultMessageStore implements MessageStore {
         }
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
+        long cuts = rt.commitLog().cuts();
         PutMessageResult appended = puts.appendOne(rt, message, begin, true);
-        return appended instanceof PendingPut p ? puts.whenDurable(rt, p, message.waitStoreMsgOk(), begin)
+        return appended instanceof PendingPut p ? puts.whenDurable(rt, p, message.waitStoreMsgOk(), begin, cuts)
                 : CompletableFuture.completedFuture(appended);
     }
 
@@ -374,8 +379,9 @@ public final class DefaultMessageStore implements MessageStore {
         }
         long begin = System.nanoTime();
         StoreRuntime rt = runtime;
+        long cuts = rt.commitLog().cuts();
         PutMessageResult appended = puts.appendBatch(rt, batch, begin, true);
-        return appended instanceof PendingPut p ? puts.whenDurable(rt, p, batch.get(0).waitStoreMsgOk(), begin)
+        return appended instanceof PendingPut p ? puts.whenDurable(rt, p, batch.get(0).waitStoreMsgOk(), begin, cuts)
                 : CompletableFuture.completedFuture(appended);
     }
 

@@ -133,6 +133,7 @@ final class PutPipeline {
      */
     PutMessageResult appendTopicDeletion(StoreRuntime rt, Message record, String deletedTopic) {
         long begin = System.nanoTime();
+        long cuts = rt.commitLog().cuts();
         PutMessageResult refused = admission.refusal(rt, shutdown.getAsBoolean());
         if (refused != null) {
             return completion.record(refused, begin);
@@ -144,7 +145,7 @@ final class PutPipeline {
         }
         PutMessageResult r = append(rt, encoder, record.topic(), record.queueId(), record.sysFlag(), begin, false,
                 deletedTopic);
-        return r instanceof StoredPut stored ? awaitDurable(rt, stored, true, begin) : r;
+        return r instanceof StoredPut stored ? awaitDurable(rt, stored, true, begin, cuts) : r;
     }
 
     /** {@link #appendOne} for a batch. */
@@ -209,13 +210,15 @@ final class PutPipeline {
     /**
      * Blocks until the appended put is as durable as the flush policy (and replication) promise: the thread parks in
      * its own reusable slot, which the flush service tells; bounded by syncFlushTimeout + a grace, the flush
-     * service's own deadline being syncFlushTimeout.
+     * service's own deadline being syncFlushTimeout. {@code logCutsBeforeAppend}: the CommitLog's cut count read
+     * before the append (ReplicationService.handle refuses the put when a new raft leader cut the log since).
      */
-    PutMessageResult awaitDurable(StoreRuntime rt, StoredPut r, boolean waitForFlush, long begin) {
+    PutMessageResult awaitDurable(StoreRuntime rt, StoredPut r, boolean waitForFlush, long begin,
+                                  long logCutsBeforeAppend) {
         long nextOffset = r.wroteOffset() + r.wroteBytes();
         ReplicationService replication = rt.replication();
         CompletableFuture<PutMessageStatus> replicated = replication == null ? null
-                : replication.handle(nextOffset, waitForFlush);
+                : replication.handle(nextOffset, waitForFlush, logCutsBeforeAppend);
         PutMessageStatus flushed = PutMessageStatus.PUT_OK;
         long deadline = System.nanoTime() + backstopNanos;
         if (waitForFlush) {
@@ -260,10 +263,11 @@ final class PutPipeline {
      * flush, or a put that does not wait), else a {@link PendingPut} the flush service completes.
      */
     CompletableFuture<PutMessageResult> whenDurable(StoreRuntime rt, PendingPut put, boolean waitForFlush,
-                                                    long begin) {
+                                                    long begin, long logCutsBeforeAppend) {
         long nextOffset = put.wroteOffset() + put.wroteBytes();
         ReplicationService replication = rt.replication();
-        put.awaiting(begin, replication, replication == null ? null : replication.handle(nextOffset, waitForFlush));
+        put.awaiting(begin, replication, replication == null ? null
+                : replication.handle(nextOffset, waitForFlush, logCutsBeforeAppend));
         FlushCommitLogService flush = rt.flushService();
         if (!waitForFlush || flush.acknowledgesAtOnce()) {
             CompletableFuture<PutMessageStatus> flushed = flush.handle(nextOffset, waitForFlush);

@@ -92,6 +92,15 @@ public interface ReplicatedLog {
         return null;
     }
 
+    /**
+     * How many times {@link #truncate} removed bytes since the log was opened: a put reads it before its append and
+     * hands it to {@link ReplicationService#handle(long, boolean, long)}, which can so tell that its bytes may have
+     * been cut. The default (a log never cut): 0.
+     */
+    default long cuts() {
+        return 0;
+    }
+
     /** Blocks until the bytes before {@code offset} (at most {@link #maxOffset()}) are forced to the disk. */
     default void force(long offset) {
         throw new UnsupportedOperationException("this log cannot be forced");

@@ -31,6 +31,17 @@ public interface ReplicationService {
     CompletableFuture<PutMessageStatus> handle(long nextOffset, boolean waitForReplica);
 
     /**
+     * {@link #handle(long, boolean)} for a put that read {@link ReplicatedLog#cuts()} before its append: the engine
+     * calls this one. A provider whose log a new leader cuts back must refuse a put whose log was cut since then (its
+     * bytes may be gone and the offset it waits for filled by other puts). The default ignores the count (a fixed
+     * master never cuts its log).
+     */
+    default CompletableFuture<PutMessageStatus> handle(long nextOffset, boolean waitForReplica,
+                                                       long logCutsBeforeAppend) {
+        return handle(nextOffset, waitForReplica);
+    }
+
+    /**
      * A master's readable end moved without a put: its CommitLog has a write buffer ({@code transient-pool},
      * {@code write-window}), whose appends become readable, and so can be shipped, only when the committer writes
      * them to the file. The engine calls this from the committing thread after each commit that moved data; it must

@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: {@link #append} from any thread; reads from any thread.
  */
 public final class CommitLog {
+    /** Raised (under the put lock) each time {@link #truncate} removes bytes. */
+    private volatile long cuts;
     private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
     private static final long SLOW_APPEND_WARN_MILLIS = 500;
 
@@ -244,6 +246,11 @@ public final class CommitLog {
      * are deleted. The bytes past {@code offset} stay in the file until overwritten: the provider cuts again at start
      * when its log ends before the CommitLog does. Under the put lock, so no put or replicated append is half done.
      */
+    /** How many times {@link #truncate} removed bytes (ReplicatedLog.cuts). */
+    public long cuts() {
+        return cuts;
+    }
+
     public void truncate(long offset) {
         lock.lock();
         try {
@@ -255,6 +262,8 @@ public final class CommitLog {
                 return;
             }
             LOG.warn("cutting the commit log back from {} to {}", queue.getMaxWrotePosition(), offset);
+            // before the bytes go: a put that read the count before its append and sees it moved fails, not waits
+            cuts++;
             queue.truncateDirtyFiles(offset);
             // the walk of replicated records restarts at the next append, which begins on a record boundary
             replicatedAppender.restart();

@@ -180,6 +180,11 @@ public final class CommitLogReplicaPort implements ReplicatedLog {
     }
 
     @Override
+    public long cuts() {
+        return commitLog.cuts();
+    }
+
+    @Override
     public void force(long offset) {
         if (flush == null) {
             throw new UnsupportedOperationException("this commit log is not set up for a consensus provider");
