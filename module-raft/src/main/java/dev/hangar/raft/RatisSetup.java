@@ -55,8 +55,10 @@ final class RatisSetup {
         // the others connect to our address in raft.peers; we bind raft.listen (the same, but for NAT or a relay)
         GrpcConfigKeys.Server.setHost(p, s.listen().host());
         GrpcConfigKeys.Server.setPort(p, s.listen().port());
-        // the bytes of an entry are state-machine data: kept in memory for the appender (else every send reads them
-        // back from the CommitLog), never in Ratis' segments. "Sync": Ratis writes an entry's header to its segment
+        // the bytes of an entry are state-machine data, never in Ratis' segments. "Caching enabled" means the state
+        // machine keeps them, not Ratis' log cache: Ratis drops them from its cached entry and its appender asks
+        // read() for them on every send, a copy out of the CommitLog's mapped file (no second copy of a backlog in
+        // the heap). "Sync": Ratis writes an entry's header to its segment
         // only after the bytes are in the CommitLog, and forces the segment after the CommitLog (flush), so its log
         // never names bytes a power cut took. (Forcing both at once, not sync, let a power cut keep a header whose
         // bytes were lost: the node could not take the next entry after its restart.)
