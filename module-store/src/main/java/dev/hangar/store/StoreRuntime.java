@@ -288,9 +288,8 @@ final class StoreRuntime implements AutoCloseable {
             reput.wokenByVisibleEnd();
         }
         if (dispatchableEnd != writtenEnd) {
-            // records become dispatchable when the group commits them, and the provider says so (committedMoved):
-            // looking again every 500 us while appended bytes waited for their commit burned 15 % of a core per node
-            b.reput.wokenByVisibleEnd();
+            // records become dispatchable when the group commits them, and the provider says so (committedMoved)
+            b.reput.wokenByCommit();
         }
         long minPhy = Math.max(0, commitLog.getMinOffset());
         long from = Math.min(Math.min(b.dispatchers.minDurableOffset(), end), report.firstUndispatched());

@@ -84,6 +84,13 @@ public final class ReputMessageService implements Runnable {
      * parks until woken instead of looking again every {@link #PENDING_PARK_NANOS}.
      */
     private volatile boolean wokenByVisibleEnd;
+    /**
+     * Set when a consensus provider bounds the visible end and wakes this thread when it moves
+     * ({@code ReplicatedLog.committedMoved}): bytes written but not yet committed are then not looked at again every
+     * {@link #PENDING_PARK_NANOS}, which on a raft node cost 15 % of a core (docs/PERFORMANCE.md 53). Appends still
+     * wake it: a provider whose committed offset does not lag never calls committedMoved.
+     */
+    private volatile boolean wokenByCommit;
     /** Unparks by {@link #wakeup()}: how often a put paid for waking this thread. */
     private final AtomicLong wakeupsSent = new AtomicLong();
     private volatile Thread thread;
@@ -178,6 +185,11 @@ public final class ReputMessageService implements Runnable {
         wokenByVisibleEnd = true;
     }
 
+    /** From now on a consensus provider's commit wakes this thread ({@link #wokenByCommit}). */
+    public void wokenByCommit() {
+        wokenByCommit = true;
+    }
+
     /**
      * An append reached the written end: wakes a sleeping dispatch thread, unless the appended bytes become visible
      * only when the visible end's mover says so. Under sync flush a put's bytes are dispatched after the force that
@@ -234,8 +246,8 @@ public final class ReputMessageService implements Runnable {
                     long end = visibleEnd.getAsLong();
                     if (end == seenEnd && !stopped) {
                         boolean pending = writtenEnd.getAsLong() > end || behindBytes() > 0;
-                        LockSupport.parkNanos(this, pending && !wokenByVisibleEnd ? PENDING_PARK_NANOS
-                                : IDLE_PARK_NANOS);
+                        LockSupport.parkNanos(this, pending && !wokenByVisibleEnd && !wokenByCommit
+                                ? PENDING_PARK_NANOS : IDLE_PARK_NANOS);
                     }
                     sleeping = false;
                 }
