@@ -15,6 +15,7 @@ import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.put.MessageValidator;
 import dev.hangar.store.put.PendingPut;
 import dev.hangar.store.put.PutCompletion;
+import dev.hangar.store.clean.DiskSpaceMonitor;
 import dev.hangar.store.put.StoredPut;
 import dev.hangar.store.reput.ReputMessageService;
 import dev.hangar.store.service.RunningFlags;
@@ -186,7 +187,7 @@ final class PutPipeline {
                     : rt.commitLog().append(encoder, topic, queueId, MessageSysFlag.takesQueueOffset(sysFlag),
                     async ? asynchronous : blocking);
         } catch (InternalError e) {
-            if (e.getMessage() == null || !e.getMessage().contains("unsafe memory access")) {
+            if (!DiskSpaceMonitor.isMappedWriteFault(e)) {
                 throw e;
             }
             // a SIGBUS on a mapped page: the file system could not back it, the disk is full

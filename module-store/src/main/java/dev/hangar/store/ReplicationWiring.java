@@ -91,12 +91,10 @@ final class ReplicationWiring {
                 if (m == null) {
                     return;
                 }
-                if (fault instanceof InternalError) {
-                    // as on the put path (PutPipeline): only a SIGBUS on a mapped page says the disk is full
-                    if (fault.getMessage() != null && fault.getMessage().contains("unsafe memory access")) {
-                        m.onWriteFault(fault);
-                    }
-                } else {
+                // as on the put path (PutPipeline): of the InternalErrors only a SIGBUS on a mapped page says so
+                if (DiskSpaceMonitor.isMappedWriteFault(fault)) {
+                    m.onWriteFault(fault);
+                } else if (!(fault instanceof InternalError)) {
                     m.onFileCreationFailed(fileSize);
                 }
             }

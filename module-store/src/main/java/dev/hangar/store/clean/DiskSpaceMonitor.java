@@ -158,8 +158,15 @@ public final class DiskSpaceMonitor {
 
     /**
      * A write into a mapped file faulted: the file system could not back the page (a SIGBUS, surfaced by the JVM as
-     * an {@link InternalError}), which on a sparse file means the partition is full. Sets DISK_FULL with the reason.
+     * an {@link InternalError} "unsafe memory access"), which on a sparse file means the partition is full. The one
+     * place that recognises it, for the put path and the replicated appends alike.
      */
+    public static boolean isMappedWriteFault(Throwable fault) {
+        return fault instanceof InternalError && fault.getMessage() != null
+                && fault.getMessage().contains("unsafe memory access");
+    }
+
+    /** A fault {@link #isMappedWriteFault} recognised: sets DISK_FULL with the reason. */
     public void onWriteFault(Throwable fault) {
         DiskUsage usage;
         try {
