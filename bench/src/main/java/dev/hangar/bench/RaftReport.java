@@ -15,13 +15,14 @@ final class RaftReport {
     private final int messages;
     private final int closedMessages;
     private final int warmup;
+    private final int closedWarmup;
     private final String ack;
     private final Machine machine;
     private final String loadBefore;
     private final String loadAfter;
 
     RaftReport(List<Round> rounds, List<String> failedRounds, List<String> engines, int messages, int closedMessages,
-               int warmup, String ack, Machine machine,
+               int warmup, int closedWarmup, String ack, Machine machine,
                String loadBefore, String loadAfter) {
         this.rounds = rounds;
         this.failedRounds = failedRounds;
@@ -29,6 +30,7 @@ final class RaftReport {
         this.messages = messages;
         this.closedMessages = closedMessages;
         this.warmup = warmup;
+        this.closedWarmup = closedWarmup;
         this.ack = ack;
         this.machine = machine;
         this.loadBefore = loadBefore;
@@ -230,11 +232,13 @@ final class RaftReport {
         return String.format(Locale.ROOT, "Machine: %d CPUs (%s), %s, %s, %s; %s. Load average (1 min) %s at the start,"
                         + " %s at the end: other processes (builds) share the CPUs. %d round(s), the engine order "
                         + "shuffled in each; %,d messages in the in-flight row and %,d in the closed-loop row (fewer: it"
-                        + " waits out each commit) after %,d unrecorded warm-up puts per group;"
+                        + " waits out each commit) after unrecorded warm-up puts per group (%,d in flight, then %,d"
+                        + " closed-loop);"
                         + " Hangar with raft.ack=%s. On a loaded 2-core machine three JVMs per group contend for the"
                         + " CPUs: read the ratios, not the absolutes.%n%n", machine.cpus(), machine.cpuModel(),
                 machine.memory(), machine.jdk(), machine.os(), machine.date(), loadBefore, loadAfter,
-                rounds.stream().mapToInt(Round::round).max().orElse(0), messages, closedMessages, warmup, ack);
+                rounds.stream().mapToInt(Round::round).max().orElse(0), messages, closedMessages, warmup, closedWarmup,
+                ack);
     }
 
     /** The docs/BENCHMARKS.md section. */

@@ -36,7 +36,7 @@ class RaftReportTest {
     void ratiosPairTheEnginesOfTheSameRoundOnly() {
         List<RaftReport.Round> rounds = List.of(round("hangar", 1, 2_000, 800), round("dledger", 1, 1_000, 5_000),
                 round("dledger", 2, 500, 6_000), round("hangar", 2, 2_000, 1_200));
-        String ratios = new RaftReport(rounds, List.of(), List.of("hangar", "dledger"), 1_000, 1_000, 100, "MAJORITY",
+        String ratios = new RaftReport(rounds, List.of(), List.of("hangar", "dledger"), 1_000, 1_000, 100, 50, "MAJORITY",
                 Machine.describe(), "0", "0").ratioTable();
         // round 1: 2.00 and 0.16; round 2: 4.00 and 0.20 (a cross pairing would give 2.00 / 4.00 with other failovers)
         assertTrue(ratios.contains("| put msgs/s, 4 x 256 in flight | 3.00 | 2.00 – 4.00 | 2 |"), ratios);
@@ -49,7 +49,7 @@ class RaftReportTest {
         RaftReport.Round none = new RaftReport.Round("dledger", 1, 1, new RaftReport.Idle(0.01, 0.01), row(1_000), row(1_000), disk(),
                 new RaftReport.Failover(Double.NaN, "n0", "none"), 10, List.of("follower n2 still behind"));
         RaftReport report = new RaftReport(List.of(none), List.of("round 2, dledger: no leader"), List.of("dledger"),
-                1_000, 1_000, 100, "MAJORITY", Machine.describe(), "0", "0");
+                1_000, 1_000, 100, 50, "MAJORITY", Machine.describe(), "0", "0");
         String table = report.medianTable();
         assertTrue(table.contains("| failover ms, kill -9 of the leader to the first acknowledged put | dledger | - | - "
                 + "| 0 |"), table);

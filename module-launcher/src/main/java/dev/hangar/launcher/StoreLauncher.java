@@ -101,12 +101,29 @@ public final class StoreLauncher implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        sizeTheAsyncPool(Runtime.getRuntime().availableProcessors());
         PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         int code = run(args, System.getenv(), System.in, out, err);
         out.flush();
         err.flush();
         System.exit(code);
+    }
+
+    static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
+
+    /**
+     * On a machine with one or two CPUs the JDK's common pool has a parallelism of one, and {@code CompletableFuture}
+     * then runs every {@code ...Async} step without an executor on a new thread. Ratis does that for every append a
+     * follower receives: ~1,000 threads started and ended a second on each follower in a closed loop of puts
+     * (docs/PERFORMANCE.md 54). A parallelism of two gives those steps the pool's threads. It must be set before
+     * {@code CompletableFuture} is first used, hence here; a value the user gave ({@code -D...} in conf/jvm.options
+     * or $HANGAR_JAVA_OPTS) stays.
+     */
+    static void sizeTheAsyncPool(int cpus) {
+        if (cpus <= 2 && System.getProperty(COMMON_POOL_PARALLELISM) == null) {
+            System.setProperty(COMMON_POOL_PARALLELISM, "2");
+        }
     }
 
     /** Runs one invocation in-process and returns its exit code; {@code out} and {@code err} are flushed. */

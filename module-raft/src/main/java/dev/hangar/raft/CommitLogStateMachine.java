@@ -58,6 +58,11 @@ final class CommitLogStateMachine extends BaseStateMachine {
     /** Entry index -> the end offset of its range, for every entry written, made or applied and not yet purged. */
     private final ConcurrentSkipListMap<Long, Long> endByIndex = new ConcurrentSkipListMap<>();
     private volatile long committedOffset;
+    /** The last applied range entry with the committed offset it left, read together by {@link #saveCommittedIfMoved}. */
+    private volatile Applied lastApplied;
+
+    private record Applied(long term, long index, long committedOffset) {
+    }
     /** On the leader: where the next entry's range must start (the end of the last one appended to the Raft log). */
     private volatile long appendedEnd = -1;
     /** How often a repeated error (bytes a follower needs that retention deleted) is logged again. */
@@ -155,6 +160,20 @@ final class CommitLogStateMachine extends BaseStateMachine {
         snapshots.save(applied.getTerm(), applied.getIndex(), offset);
         endByIndex.headMap(applied.getIndex(), false).clear();
         return applied.getIndex();
+    }
+
+    /**
+     * Saves the committed offset as a snapshot when an entry was applied since the last one ({@link
+     * CommittedOffsetSaver}), after forcing the CommitLog up to it. Ratis' log is not purged by it.
+     */
+    void saveCommittedIfMoved() throws IOException {
+        Applied a = lastApplied;
+        TinySnapshots.Snapshot saved = snapshots.latest();
+        if (a == null || saved != null && a.index() <= saved.index()) {
+            return;
+        }
+        log.force(a.committedOffset());
+        snapshots.save(a.term(), a.index(), a.committedOffset());
     }
 
     // ----- the leader makes entries
@@ -317,6 +336,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
             committedOffset = r.end();
         }
         updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+        lastApplied = new Applied(entry.getTerm(), entry.getIndex(), committedOffset);
         events.committed(committedOffset);
         return CompletableFuture.completedFuture(Message.EMPTY);
     }

@@ -60,6 +60,7 @@ final class RaftReplicationService implements ReplicationService {
     private volatile String lastProblem = "starting";
     private volatile boolean stopped;
     private final FullDiskHandOver fullDisk;
+    private final CommittedOffsetSaver committedSaver;
 
     RaftReplicationService(RaftSettings settings, ReplicatedLog log) {
         this.settings = settings;
@@ -90,6 +91,7 @@ final class RaftReplicationService implements ReplicationService {
         });
         this.fullDisk = new FullDiskHandOver(log, this::consensusStatus, this::transferLeader,
                 2L * settings.electionMaxMs());
+        this.committedSaver = new CommittedOffsetSaver(stateMachine);
     }
 
     @Override
@@ -116,6 +118,7 @@ final class RaftReplicationService implements ReplicationService {
             server.start();
             submitter.start();
             fullDisk.start();
+            committedSaver.start();
             LOG.info("raft node {} started at {} ({}) in a group of {} (election timeout {}–{} ms, ack {}), committed "
                             + "offset {}", settings.selfId(), boundAt(),
                     settings.tls().isPresent() ? "mutual TLS" : "plaintext", settings.peers(),
@@ -377,6 +380,7 @@ final class RaftReplicationService implements ReplicationService {
             s.stop();
         }
         fullDisk.stop();
+        committedSaver.stop();
         waiters.fail(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
         leadership.shutdownNow();
         try {

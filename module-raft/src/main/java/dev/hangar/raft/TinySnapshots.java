@@ -73,7 +73,15 @@ final class TinySnapshots {
         return s == null ? null : new SingleFileSnapshotInfo(new FileInfo(s.file(), null), s.term(), s.index());
     }
 
+    /**
+     * Saves a snapshot unless one at this entry or a later one is saved already (Ratis' own snapshots and {@link
+     * CommittedOffsetSaver}'s come from different threads: the newest stays).
+     */
     synchronized void save(long term, long index, long committedOffset) throws IOException {
+        Snapshot current = latest;
+        if (current != null && index <= current.index()) {
+            return;
+        }
         Files.createDirectories(smDir);
         Path file = smDir.resolve("snapshot." + term + "_" + index);
         Path tmp = smDir.resolve(file.getFileName() + ".tmp");
