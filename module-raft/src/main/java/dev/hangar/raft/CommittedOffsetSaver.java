@@ -1,7 +1,7 @@
 package dev.hangar.raft;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,23 +20,25 @@ final class CommittedOffsetSaver {
     static final long SAVE_EVERY_MILLIS = 1000;
 
     private final CommitLogStateMachine stateMachine;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "raft-committed-saver");
-        t.setDaemon(true);
-        return t;
-    });
+    /** The node's timer thread, shared with {@link FullDiskHandOver}. */
+    private final ScheduledExecutorService timer;
+    private volatile ScheduledFuture<?> saves;
     private volatile String lastError;
 
-    CommittedOffsetSaver(CommitLogStateMachine stateMachine) {
+    CommittedOffsetSaver(CommitLogStateMachine stateMachine, ScheduledExecutorService timer) {
         this.stateMachine = stateMachine;
+        this.timer = timer;
     }
 
     void start() {
-        timer.scheduleWithFixedDelay(this::save, SAVE_EVERY_MILLIS, SAVE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+        saves = timer.scheduleWithFixedDelay(this::save, SAVE_EVERY_MILLIS, SAVE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     void stop() {
-        timer.shutdownNow();
+        ScheduledFuture<?> s = saves;
+        if (s != null) {
+            s.cancel(false);
+        }
     }
 
     private void save() {

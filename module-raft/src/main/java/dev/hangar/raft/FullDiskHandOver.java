@@ -5,8 +5,8 @@ import dev.hangar.spi.ha.ReplicatedLog;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -31,15 +31,15 @@ final class FullDiskHandOver {
     private final Function<String, CompletableFuture<Void>> transfer;
     /** A follower last heard from longer ago than this is no candidate (it may be down). */
     private final long contactWithinMillis;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "raft-full-disk-hand-over");
-        t.setDaemon(true);
-        return t;
-    });
+    /** The node's timer thread, shared with {@link CommittedOffsetSaver}. */
+    private final ScheduledExecutorService timer;
+    private volatile ScheduledFuture<?> checks;
     private long lastTryMillis = -PAUSE_MILLIS;
 
     FullDiskHandOver(ReplicatedLog log, Supplier<ConsensusStatus> status,
-                     Function<String, CompletableFuture<Void>> transfer, long contactWithinMillis) {
+                     Function<String, CompletableFuture<Void>> transfer, long contactWithinMillis,
+                     ScheduledExecutorService timer) {
+        this.timer = timer;
         this.log = log;
         this.status = status;
         this.transfer = transfer;
@@ -47,11 +47,15 @@ final class FullDiskHandOver {
     }
 
     void start() {
-        timer.scheduleWithFixedDelay(this::check, CHECK_EVERY_MILLIS, CHECK_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+        checks = timer.scheduleWithFixedDelay(this::check, CHECK_EVERY_MILLIS, CHECK_EVERY_MILLIS,
+                TimeUnit.MILLISECONDS);
     }
 
     void stop() {
-        timer.shutdownNow();
+        ScheduledFuture<?> c = checks;
+        if (c != null) {
+            c.cancel(false);
+        }
     }
 
     private void check() {

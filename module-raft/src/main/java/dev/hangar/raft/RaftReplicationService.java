@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
@@ -45,11 +46,10 @@ final class RaftReplicationService implements ReplicationService {
     private final ReplicatedLog log;
     private final CommitWaiters waiters;
     private final CommitLogStateMachine stateMachine;
-    private final ExecutorService leadership = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "raft-leadership");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService leadership = Executors.newSingleThreadExecutor(r -> daemon(r, "raft-leadership"));
+    /** The periodic checks (full disk, committed-offset saves): a few milliseconds a second between them. */
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
+            r -> daemon(r, "raft-timers"));
     private volatile RaftServer server;
     private volatile RangeSubmitter submitter;
     private volatile RaftClient admin;
@@ -90,8 +90,8 @@ final class RaftReplicationService implements ReplicationService {
             }
         });
         this.fullDisk = new FullDiskHandOver(log, this::consensusStatus, this::transferLeader,
-                2L * settings.electionMaxMs());
-        this.committedSaver = new CommittedOffsetSaver(stateMachine);
+                2L * settings.electionMaxMs(), timers);
+        this.committedSaver = new CommittedOffsetSaver(stateMachine, timers);
     }
 
     @Override
@@ -130,6 +130,12 @@ final class RaftReplicationService implements ReplicationService {
         } finally {
             current.setContextClassLoader(before);
         }
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
     }
 
     /** Our address in raft.peers, and where we bind when raft.listen differs from it. */
@@ -381,6 +387,14 @@ final class RaftReplicationService implements ReplicationService {
         }
         fullDisk.stop();
         committedSaver.stop();
+        // not shutdownNow: an interrupt during a save's force would close the CommitLog's file channel under the
+        // store (FileChannel closes on interrupt); a save under way takes milliseconds
+        timers.shutdown();
+        try {
+            timers.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         waiters.fail(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
         leadership.shutdownNow();
         try {
