@@ -70,8 +70,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
     private volatile long lastDeletedLogMillis = -REPEAT_ERROR_MILLIS;
     /**
      * On the leader: the start of the last range a follower needed whose bytes retention had deleted, and the term it
-     * happened in. Ratis stops that follower's appender for the rest of the term after the failed read, so it is
-     * remembered for the term, not retried.
+     * happened in (RaftStatusView names the followers whose match offset lies before this log's first byte).
      */
     private volatile long deletedNeededFrom = -1;
     private volatile long deletedNeededTerm = -1;
@@ -286,10 +285,18 @@ final class CommitLogStateMachine extends BaseStateMachine {
                     deletedNeededFrom = r.start();
                     deletedNeededTerm = currentTerm();
                 }
-                // each new leadership asks again: say it loudly, but not on every try
+                // the sender asks again each heartbeat (and each new leadership): say it loudly, but not on every try
                 if (now - lastDeletedLogMillis >= REPEAT_ERROR_MILLIS) {
                     lastDeletedLogMillis = now;
                     LOG.error(why);
+                }
+                if (n < 0) {
+                    // never answered: Ratis' sender gives up waiting after a heartbeat interval and sends the entries
+                    // before this one (or an empty append), then asks again. A failed future would end the sender
+                    // thread for the rest of the term: Ratis 3.2.2's restart after an error checks that the ended
+                    // sender is still running, finds it is not, and skips (LogAppenderBase.restart). A follower that
+                    // is rebuilt meanwhile gets a new sender from FollowerSenders.
+                    return new CompletableFuture<>();
                 }
                 return CompletableFuture.failedFuture(new IOException(why));
             }

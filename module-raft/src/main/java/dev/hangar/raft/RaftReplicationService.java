@@ -41,6 +41,8 @@ import org.slf4j.LoggerFactory;
 final class RaftReplicationService implements ReplicationService {
     private static final Logger LOG = LoggerFactory.getLogger(RaftReplicationService.class);
     private static final long PREPARE_TIMEOUT_MILLIS = 60_000;
+    /** How often the leader looks for a rebuilt follower whose sender waits for deleted bytes (FollowerSenders). */
+    private static final long SENDER_CHECK_MILLIS = 1000;
 
     private final RaftSettings settings;
     private final ReplicatedLog log;
@@ -61,6 +63,7 @@ final class RaftReplicationService implements ReplicationService {
     private volatile boolean stopped;
     private final FullDiskHandOver fullDisk;
     private final CommittedOffsetSaver committedSaver;
+    private final FollowerSenders senders;
 
     RaftReplicationService(RaftSettings settings, ReplicatedLog log) {
         this.settings = settings;
@@ -92,6 +95,7 @@ final class RaftReplicationService implements ReplicationService {
         this.fullDisk = new FullDiskHandOver(log, this::consensusStatus, this::transferLeader,
                 2L * settings.electionMaxMs(), timers);
         this.committedSaver = new CommittedOffsetSaver(stateMachine, timers);
+        this.senders = new FollowerSenders(log, this::division);
     }
 
     @Override
@@ -102,6 +106,7 @@ final class RaftReplicationService implements ReplicationService {
         try {
             // a missing or unreadable TLS file stops the start here, naming it, before Ratis opens anything
             rpcParameters = RatisSetup.parameters(settings.tls().map(PeerTls::load).orElse(null));
+            senders.addTo(rpcParameters);
             RaftGroup group = RatisSetup.group(settings.peers());
             boolean fresh = !java.nio.file.Files.isDirectory(settings.dir().resolve(RatisSetup.GROUP_ID.getUuid()
                     .toString()));
@@ -119,6 +124,8 @@ final class RaftReplicationService implements ReplicationService {
             submitter.start();
             fullDisk.start();
             committedSaver.start();
+            timers.scheduleWithFixedDelay(this::restartSendersOfRebuiltFollowers, SENDER_CHECK_MILLIS,
+                    SENDER_CHECK_MILLIS, TimeUnit.MILLISECONDS);
             LOG.info("raft node {} started at {} ({}) in a group of {} (election timeout {}–{} ms, ack {}), committed "
                             + "offset {}", settings.selfId(), boundAt(),
                     settings.tls().isPresent() ? "mutual TLS" : "plaintext", settings.peers(),
@@ -290,6 +297,15 @@ final class RaftReplicationService implements ReplicationService {
     public ReplicationStatus status() {
         ConsensusStatus s = consensusStatus();
         return RaftStatusView.asReplicationStatus(s, settings, RaftStatusView.rebuildNeeded(s, stateMachine, log));
+    }
+
+    private void restartSendersOfRebuiltFollowers() {
+        try {
+            senders.restartSendersOfRebuiltFollowers();
+        } catch (RuntimeException e) {
+            // a leadership ending meanwhile: the next check (or the next leader's fresh senders) sees it
+            LOG.warn("cannot check the senders to the followers: {}", e.toString());
+        }
     }
 
     private RaftServer.Division division() {

@@ -3,6 +3,7 @@ package dev.hangar.raft;
 import java.util.List;
 import java.util.UUID;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
@@ -52,6 +53,8 @@ final class RatisSetup {
     static RaftProperties serverProperties(RaftSettings s) {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.setStorageDir(p, List.of(s.dir().toFile()));
+        // gRPC, through a factory that notes the leader's senders (FollowerSenders restarts a rebuilt follower's)
+        RaftConfigKeys.Rpc.setType(p, new FollowerSenders.Rpc());
         // the others connect to our address in raft.peers; we bind raft.listen (the same, but for NAT or a relay)
         GrpcConfigKeys.Server.setHost(p, s.listen().host());
         GrpcConfigKeys.Server.setPort(p, s.listen().port());

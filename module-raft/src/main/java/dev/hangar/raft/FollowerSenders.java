@@ -1,0 +1,134 @@
+package dev.hangar.raft;
+
+import dev.hangar.spi.ha.ReplicatedLog;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.rpc.RpcFactory;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.leader.FollowerInfo;
+import org.apache.ratis.server.leader.LeaderState;
+import org.apache.ratis.server.leader.LogAppender;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's senders (Ratis' log appenders), one a follower, and the one case where this node restarts one: a
+ * follower rebuilt from a copy of a current member's store while the same leader stayed leader.
+ *
+ * <p>Why: the sender to a follower that needs CommitLog bytes retention deleted stays at that entry for the rest of
+ * the term ({@link CommitLogStateMachine#read} never answers for them, so the sender sends only empty appends). An
+ * empty append's success does not tell a leader where the follower's log ends, so when the operator replaces the
+ * follower with a copy that holds those entries, the sender still waits for the deleted bytes. Its follower's commit
+ * index (in every reply) at or past the entry it waits for shows the follower has it: then {@link
+ * LeaderState#restart} makes a new sender, which finds the follower's end by Raft's consistency check (it starts
+ * from the log's first entry, and the follower answers with its own end) and sends only bytes that follow it.
+ *
+ * <p>Ratis builds the senders with the server's RPC factory; {@link Rpc} is that factory (gRPC's, noting each sender
+ * it makes), named by class in the server's properties, and finds this object in the server's {@link Parameters}.
+ */
+final class FollowerSenders {
+    private static final Logger LOG = LoggerFactory.getLogger(FollowerSenders.class);
+    private static final String PARAMETER = FollowerSenders.class.getName();
+
+    /** The newest sender Ratis made for each follower (of this or an earlier leadership). */
+    private final Map<RaftPeerId, LogAppender> senders = new ConcurrentHashMap<>();
+    private final ReplicatedLog log;
+    private final Supplier<RaftServer.Division> division;
+
+    FollowerSenders(ReplicatedLog log, Supplier<RaftServer.Division> division) {
+        this.log = log;
+        this.division = division;
+    }
+
+    /** Puts this object where {@link Rpc} finds it. */
+    void addTo(Parameters parameters) {
+        parameters.put(PARAMETER, this, FollowerSenders.class);
+    }
+
+    private void made(LogAppender sender) {
+        senders.put(sender.getFollowerId(), sender);
+    }
+
+    /**
+     * Restarts each running sender that waits for an entry whose CommitLog bytes this leader deleted while its
+     * follower has committed that entry already (a rebuilt follower); returns how many it restarted. Called from a
+     * timer, so a follower that is still behind costs nothing more than its sender's empty appends.
+     */
+    int restartSendersOfRebuiltFollowers() {
+        RaftServer.Division d = division.get();
+        if (d == null || !d.getInfo().isLeader()) {
+            return 0;
+        }
+        int restarted = 0;
+        for (LogAppender sender : senders.values()) {
+            FollowerInfo f = sender.getFollower();
+            long next = f.getNextIndex();
+            if (!sender.isRunning() || f.getCommitIndex() < next || !needsDeletedBytes(d.getRaftLog(), next)) {
+                continue;
+            }
+            LOG.info("follower {} has committed entry {} that its sender waits to send (bytes retention deleted on "
+                    + "this leader): it was rebuilt; restarting the sender to find its end", f.getId(), next);
+            sender.getLeaderState().restart(sender);
+            restarted++;
+        }
+        return restarted;
+    }
+
+    /** Whether the entry at {@code index} carries a CommitLog range that starts before this log's first byte. */
+    private boolean needsDeletedBytes(RaftLog raftLog, long index) {
+        LogEntryProto entry;
+        try {
+            entry = raftLog.get(index);
+        } catch (Exception e) {
+            return false; // purged or unreadable: not the case this looks for
+        }
+        if (entry == null || !entry.hasStateMachineLogEntry()) {
+            return false;
+        }
+        long min = log.minOffset();
+        return min > 0 && RaftEntryFormat.decode(entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer())
+                .start() < min;
+    }
+
+    /**
+     * The RPC type the server's properties name ({@code RatisSetup.serverProperties}): Ratis makes it by its class
+     * name, hence public with a public constructor.
+     */
+    public static final class Rpc implements org.apache.ratis.rpc.RpcType {
+        public Rpc() {
+        }
+
+        @Override
+        public String name() {
+            return Rpc.class.getName();
+        }
+
+        @Override
+        public RpcFactory newFactory(Parameters parameters) {
+            return new Factory(parameters, parameters.getNonNull(PARAMETER, FollowerSenders.class));
+        }
+    }
+
+    /** gRPC's factory, noting each sender it makes. */
+    private static final class Factory extends GrpcFactory {
+        private final FollowerSenders senders;
+
+        Factory(Parameters parameters, FollowerSenders senders) {
+            super(parameters);
+            this.senders = senders;
+        }
+
+        @Override
+        public LogAppender newLogAppender(RaftServer.Division server, LeaderState state, FollowerInfo f) {
+            LogAppender sender = super.newLogAppender(server, state, f);
+            senders.made(sender);
+            return sender;
+        }
+    }
+}
