@@ -270,34 +270,42 @@ final class CommitLogStateMachine extends BaseStateMachine {
         return heldWrites;
     }
 
+    /**
+     * On the leader: entry {@code index} (range {@code r}) is the next a follower needs, and retention deleted its
+     * bytes here. Remembered for the status (RaftStatusView) and logged, at most every {@link #REPEAT_ERROR_MILLIS}.
+     */
+    void deletedBytesNeeded(long index, RaftEntryFormat.Range r) {
+        deletedNeededFrom = r.start();
+        deletedNeededTerm = currentTerm();
+        long now = System.currentTimeMillis();
+        // the sender meets it each heartbeat (and each new leadership): say it loudly, but not on every try
+        if (now - lastDeletedLogMillis >= REPEAT_ERROR_MILLIS) {
+            lastDeletedLogMillis = now;
+            LOG.error("entry {} needs CommitLog bytes [{}, {}) for a follower, but they are deleted (retention removed "
+                    + "their file; the follower must be rebuilt from a copy of a current member's store)", index,
+                    r.start(), r.end());
+        }
+    }
+
     @Override
     public CompletableFuture<ByteString> read(LogEntryProto entry, TransactionContext trx) {
         RaftEntryFormat.Range r = range(entry.getStateMachineLogEntry().getLogData());
         ByteBuffer bytes = ByteBuffer.allocate(r.length());
         while (bytes.hasRemaining()) {
             int n = log.read(r.start() + bytes.position(), bytes);
-            if (n <= 0) {
+            if (n < 0) {
+                deletedBytesNeeded(entry.getIndex(), r);
+                // never answered: Ratis' sender gives up waiting after a heartbeat interval and sends the entries
+                // before this one (or an empty append), then asks again. A failed future would end the sender thread
+                // for the rest of the term: Ratis 3.2.2's restart after an error checks that the ended sender is
+                // still running, finds it is not, and skips (LogAppenderBase.restart). FollowerSenders' senders ask
+                // no more once they see the bytes are gone, and restart for a follower that is rebuilt meanwhile.
+                return new CompletableFuture<>();
+            }
+            if (n == 0) {
                 String why = "entry " + entry.getIndex() + " needs CommitLog bytes [" + r.start() + ", " + r.end()
-                        + ") for a follower, but they are " + (n < 0 ? "deleted (retention removed their file; the "
-                        + "follower must be rebuilt from a copy of a current member's store)" : "not written");
-                long now = System.currentTimeMillis();
-                if (n < 0) {
-                    deletedNeededFrom = r.start();
-                    deletedNeededTerm = currentTerm();
-                }
-                // the sender asks again each heartbeat (and each new leadership): say it loudly, but not on every try
-                if (now - lastDeletedLogMillis >= REPEAT_ERROR_MILLIS) {
-                    lastDeletedLogMillis = now;
-                    LOG.error(why);
-                }
-                if (n < 0) {
-                    // never answered: Ratis' sender gives up waiting after a heartbeat interval and sends the entries
-                    // before this one (or an empty append), then asks again. A failed future would end the sender
-                    // thread for the rest of the term: Ratis 3.2.2's restart after an error checks that the ended
-                    // sender is still running, finds it is not, and skips (LogAppenderBase.restart). A follower that
-                    // is rebuilt meanwhile gets a new sender from FollowerSenders.
-                    return new CompletableFuture<>();
-                }
+                        + ") for a follower, but they are not written";
+                LOG.error(why);
                 return CompletableFuture.failedFuture(new IOException(why));
             }
         }

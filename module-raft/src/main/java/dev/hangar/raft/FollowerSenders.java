@@ -6,6 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.grpc.server.GrpcLogAppender;
+import org.apache.ratis.proto.RaftProtos.AppendEntriesRequestProto;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.rpc.RpcFactory;
@@ -14,23 +16,26 @@ import org.apache.ratis.server.leader.FollowerInfo;
 import org.apache.ratis.server.leader.LeaderState;
 import org.apache.ratis.server.leader.LogAppender;
 import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.raftlog.RaftLogIOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The leader's senders (Ratis' log appenders), one a follower, and the one case where this node restarts one: a
- * follower rebuilt from a copy of a current member's store while the same leader stayed leader.
+ * The leader's senders (Ratis' log appenders), one a follower: gRPC's, but one whose follower needs CommitLog bytes
+ * retention deleted sends it only heartbeats, and is restarted once that follower was rebuilt from a copy of a current
+ * member's store while this node stayed leader.
  *
- * <p>Why: the sender to a follower that needs CommitLog bytes retention deleted stays at that entry for the rest of
- * the term ({@link CommitLogStateMachine#read} never answers for them, so the sender sends only empty appends). An
- * empty append's success does not tell a leader where the follower's log ends, so when the operator replaces the
- * follower with a copy that holds those entries, the sender still waits for the deleted bytes. Its follower's commit
- * index (in every reply) at or past the entry it waits for shows the follower has it: then {@link
- * LeaderState#restart} makes a new sender, which finds the follower's end by Raft's consistency check (it starts
- * from the log's first entry, and the follower answers with its own end) and sends only bytes that follow it.
+ * <p>Why: Ratis 3.2.2 ends a sender whose read of an entry's bytes fails, and its restart after an error is skipped
+ * (LogAppenderBase.restart asks whether the ended sender is running): the follower heard nothing more this term. Now
+ * the sender stays at the entry it cannot send ({@link Sender}). A heartbeat's success does not tell a leader where
+ * the follower's log ends, so when the operator replaces the follower with a copy that holds those entries the sender
+ * would still wait. Its follower's commit index (in every reply) at or past that entry shows the follower has it:
+ * then {@link LeaderState#restart} makes a new sender, which finds the follower's end by Raft's consistency check (it
+ * starts from the log's first entry, and the follower answers with its own end) and sends only what follows it.
  *
- * <p>Ratis builds the senders with the server's RPC factory; {@link Rpc} is that factory (gRPC's, noting each sender
- * it makes), named by class in the server's properties, and finds this object in the server's {@link Parameters}.
+ * <p>Ratis builds the senders with the server's RPC factory; {@link Rpc} is that factory (gRPC's, making {@link
+ * Sender}s and noting each), named by class in the server's properties, and finds this object in the server's {@link
+ * Parameters}.
  */
 final class FollowerSenders {
     private static final Logger LOG = LoggerFactory.getLogger(FollowerSenders.class);
@@ -39,10 +44,12 @@ final class FollowerSenders {
     /** The newest sender Ratis made for each follower (of this or an earlier leadership). */
     private final Map<RaftPeerId, LogAppender> senders = new ConcurrentHashMap<>();
     private final ReplicatedLog log;
+    private final CommitLogStateMachine stateMachine;
     private final Supplier<RaftServer.Division> division;
 
-    FollowerSenders(ReplicatedLog log, Supplier<RaftServer.Division> division) {
+    FollowerSenders(ReplicatedLog log, CommitLogStateMachine stateMachine, Supplier<RaftServer.Division> division) {
         this.log = log;
+        this.stateMachine = stateMachine;
         this.division = division;
     }
 
@@ -80,8 +87,15 @@ final class FollowerSenders {
         return restarted;
     }
 
-    /** Whether the entry at {@code index} carries a CommitLog range that starts before this log's first byte. */
+    /**
+     * Whether the entry at {@code index} carries a CommitLog range that starts before this log's first byte (told to
+     * the state machine, which names the follower in the status).
+     */
     private boolean needsDeletedBytes(RaftLog raftLog, long index) {
+        long min = log.minOffset();
+        if (min <= 0) {
+            return false; // nothing deleted
+        }
         LogEntryProto entry;
         try {
             entry = raftLog.get(index);
@@ -91,9 +105,13 @@ final class FollowerSenders {
         if (entry == null || !entry.hasStateMachineLogEntry()) {
             return false;
         }
-        long min = log.minOffset();
-        return min > 0 && RaftEntryFormat.decode(entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer())
-                .start() < min;
+        RaftEntryFormat.Range r = RaftEntryFormat.decode(entry.getStateMachineLogEntry().getLogData()
+                .asReadOnlyByteBuffer());
+        if (r.start() >= min) {
+            return false;
+        }
+        stateMachine.deletedBytesNeeded(index, r);
+        return true;
     }
 
     /**
@@ -115,6 +133,41 @@ final class FollowerSenders {
         }
     }
 
+    /**
+     * gRPC's sender, which sends a follower that waits for deleted bytes only heartbeats (one each heartbeat interval)
+     * instead of asking {@link CommitLogStateMachine#read} for them: Ratis would wait for the answer that never comes
+     * (a heartbeat interval) and log a warning with a stack trace each time, for as long as the follower is behind.
+     */
+    private static final class Sender extends GrpcLogAppender {
+        private final FollowerSenders senders;
+
+        Sender(RaftServer.Division server, LeaderState state, FollowerInfo f, FollowerSenders senders) {
+            super(server, state, f);
+            this.senders = senders;
+        }
+
+        private boolean waitsForDeletedBytes() {
+            return hasAppendEntries() && senders.needsDeletedBytes(getRaftLog(), getFollower().getNextIndex());
+        }
+
+        @Override
+        public AppendEntriesRequestProto newAppendEntriesRequest(long callId, boolean heartbeat)
+                throws RaftLogIOException {
+            if (heartbeat || !waitsForDeletedBytes()) {
+                return super.newAppendEntriesRequest(callId, heartbeat);
+            }
+            // nothing it can send but a heartbeat, and only when one is due: each reply wakes the sender, so one on
+            // every wake-up would go back and forth as fast as the network answers
+            return getHeartbeatWaitTimeMs() <= 0 ? super.newAppendEntriesRequest(callId, true) : null;
+        }
+
+        @Override
+        public long getWaitTimeMs() {
+            // it has entries to send, so Ratis would not wait: wait for the next heartbeat instead of spinning
+            return waitsForDeletedBytes() ? getHeartbeatWaitTimeMs() : super.getWaitTimeMs();
+        }
+    }
+
     /** gRPC's factory, noting each sender it makes. */
     private static final class Factory extends GrpcFactory {
         private final FollowerSenders senders;
@@ -126,7 +179,7 @@ final class FollowerSenders {
 
         @Override
         public LogAppender newLogAppender(RaftServer.Division server, LeaderState state, FollowerInfo f) {
-            LogAppender sender = super.newLogAppender(server, state, f);
+            LogAppender sender = new Sender(server, state, f, senders);
             senders.made(sender);
             return sender;
         }

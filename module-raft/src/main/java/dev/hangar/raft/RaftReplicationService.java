@@ -95,7 +95,7 @@ final class RaftReplicationService implements ReplicationService {
         this.fullDisk = new FullDiskHandOver(log, this::consensusStatus, this::transferLeader,
                 2L * settings.electionMaxMs(), timers);
         this.committedSaver = new CommittedOffsetSaver(stateMachine, timers);
-        this.senders = new FollowerSenders(log, this::division);
+        this.senders = new FollowerSenders(log, stateMachine, this::division);
     }
 
     @Override
