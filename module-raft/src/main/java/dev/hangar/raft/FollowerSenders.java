@@ -64,15 +64,14 @@ final class FollowerSenders {
 
     /**
      * Restarts each running sender that waits for an entry whose CommitLog bytes this leader deleted while its
-     * follower has committed that entry already (a rebuilt follower); returns how many it restarted. Called from a
-     * timer, so a follower that is still behind costs nothing more than its sender's empty appends.
+     * follower has committed that entry already (a rebuilt follower). Called from a timer: a follower that is still
+     * behind costs nothing more than its sender's heartbeats.
      */
-    int restartSendersOfRebuiltFollowers() {
+    void restartSendersOfRebuiltFollowers() {
         RaftServer.Division d = division.get();
         if (d == null || !d.getInfo().isLeader()) {
-            return 0;
+            return;
         }
-        int restarted = 0;
         for (LogAppender sender : senders.values()) {
             FollowerInfo f = sender.getFollower();
             long next = f.getNextIndex();
@@ -82,9 +81,7 @@ final class FollowerSenders {
             LOG.info("follower {} has committed entry {} that its sender waits to send (bytes retention deleted on "
                     + "this leader): it was rebuilt; restarting the sender to find its end", f.getId(), next);
             sender.getLeaderState().restart(sender);
-            restarted++;
         }
-        return restarted;
     }
 
     /**
@@ -164,7 +161,7 @@ final class FollowerSenders {
         @Override
         public long getWaitTimeMs() {
             // it has entries to send, so Ratis would not wait: wait for the next heartbeat instead of spinning
-            return waitsForDeletedBytes() ? getHeartbeatWaitTimeMs() : super.getWaitTimeMs();
+            return waitsForDeletedBytes() ? Math.max(0, getHeartbeatWaitTimeMs()) : super.getWaitTimeMs();
         }
     }
 
