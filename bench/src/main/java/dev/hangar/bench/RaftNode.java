@@ -27,6 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  *                                      is leader and prints ACK nanoTime for each acknowledged put (System.nanoTime is
  *                                      CLOCK_MONOTONIC on Linux, the same clock in every JVM of the host)
  *   dirs                            -> DIRS messageLogDir raftLogDir
+ *   jit                             -> JIT millis: this JVM's JIT compilers' total time so far
  *   quit                            -> BYE, then the JVM exits
  * </pre>
  */
@@ -71,6 +72,8 @@ public final class RaftNode {
                     reply("WRITING");
                 }
                 case "dirs" -> reply("DIRS " + store.messageLogDir() + " " + store.raftLogDir());
+                case "jit" -> reply("JIT " + java.lang.management.ManagementFactory.getCompilationMXBean()
+                        .getTotalCompilationTime());
                 case "quit" -> {
                     store.close();
                     reply("BYE");

@@ -232,8 +232,8 @@ final class RaftReport {
         return String.format(Locale.ROOT, "Machine: %d CPUs (%s), %s, %s, %s; %s. Load average (1 min) %s at the start,"
                         + " %s at the end: other processes (builds) share the CPUs. %d round(s), the engine order "
                         + "shuffled in each; %,d messages in the in-flight row and %,d in the closed-loop row (fewer: it"
-                        + " waits out each commit) after unrecorded warm-up puts per group (%,d in flight, then %,d"
-                        + " closed-loop);"
+                        + " waits out each commit) after unrecorded warm-up puts per group (%,d in flight, then closed-loop"
+                        + " runs of %,d until the three JVMs compiled for under 10 %% of a run's time);"
                         + " Hangar with raft.ack=%s. On a loaded 2-core machine three JVMs per group contend for the"
                         + " CPUs: read the ratios, not the absolutes.%n%n", machine.cpus(), machine.cpuModel(),
                 machine.memory(), machine.jdk(), machine.os(), machine.date(), loadBefore, loadAfter,
