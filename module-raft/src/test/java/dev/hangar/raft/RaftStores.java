@@ -33,11 +33,46 @@ final class RaftStores {
         return String.join(",", out);
     }
 
+    /** Ports this JVM handed out already: never twice, even once their first user let go of them. */
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * A port nothing listens on, below the kernel's ephemeral range ({@code ip_local_port_range}). A port from
+     * {@code new ServerSocket(0)} lies inside that range, where the automatic local port of any outgoing connection (a
+     * relay's, a peer's) may take it before the child process binds it: a clean-clone CI run failed that way once
+     * ("Failed to bind to address /127.0.0.1:45669: Address already in use").
+     */
     static int freePort() {
+        int ephemeralFrom = ephemeralRangeStart();
+        int from = 10_000;
+        java.util.Random random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int tries = 0; tries < 2_000 && ephemeralFrom > from + 1_000; tries++) {
+            int port = from + random.nextInt(ephemeralFrom - from);
+            if (!HANDED_OUT.add(port)) {
+                continue;
+            }
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(false);
+                s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+                return port;
+            } catch (IOException e) {
+                // in use: try another
+            }
+        }
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int ephemeralRangeStart() {
+        try {
+            String[] range = java.nio.file.Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                    .trim().split("\\s+");
+            return Integer.parseInt(range[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32_768; // Linux's default
         }
     }
 
