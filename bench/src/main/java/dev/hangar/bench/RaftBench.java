@@ -111,7 +111,7 @@ public final class RaftBench {
     }
 
     /** A closed-loop warm-up run in which the nodes compiled for less than this share of their time ends it. */
-    static final double WARMUP_SETTLED_COMPILE_SHARE = 0.10;
+    static final double WARMUP_SETTLED_COMPILE_SHARE = HaBench.WARMUP_SETTLED_COMPILE_SHARE;
     static final int WARMUP_MAX_RUNS = 15;
 
     /**
