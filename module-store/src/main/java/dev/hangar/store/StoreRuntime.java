@@ -271,16 +271,14 @@ final class StoreRuntime implements AutoCloseable {
         b.offsets = new ConsumerOffsetSnapshots(new ConsumerOffsetTable(), new ConsumerOffsetFile(
                 b.root.resolve("config").resolve("consumerOffset.json")),
                 config.get(StoreConfigKeys.FLUSH_CONSUMER_OFFSET_INTERVAL));
-        DispatcherChain chain = b.dispatchers;
         ConsumerOffsetSnapshots consumerOffsets = b.offsets;
         // a topic deletion's record: the dispatchers forget the topic right there, between its records before and after
-        b.reput = new ReputMessageService(commitLog, b.dispatchers, dispatchableEnd, q::getMaxWrotePosition,
-                delayLevels, stats, b.plugins, record -> {
-                    String deleted = consumerOffsets.apply(record) ? OffsetRecordFormat.deletedTopic(record) : null;
-                    if (deleted != null) {
-                        chain.deleteTopic(deleted);
-                    }
-                });
+        b.reput = new ReputMessageService(commitLog, b.dispatchers, threadPerDispatcher(config), dispatchableEnd,
+                q::getMaxWrotePosition, delayLevels, stats, b.plugins, consumerOffsets::apply,
+                OffsetRecordFormat::deletedTopic);
+        LOG.info("dispatch: {} thread(s) for the built-in dispatchers (dispatchThreads={}, {} CPUs)",
+                b.reput.threads(), config.get(StoreConfigKeys.DISPATCH_THREADS),
+                Runtime.getRuntime().availableProcessors());
         if (sync) {
             // records become dispatchable when forced: the force wakes the dispatch thread, not every put
             ReputMessageService reput = b.reput;
@@ -330,7 +328,7 @@ final class StoreRuntime implements AutoCloseable {
         b.flushService.start();
         b.plugins.start(end, b.reput::prepare);
         b.reput.start();
-        b.offsets.start(b.reput::reputFromOffset);
+        b.offsets.start(b.reput::offsetsAppliedThrough);
         b.flushConsumeQueue = new FlushConsumeQueueService(b.dispatchers, b.checkpoint,
                 config.get(StoreConfigKeys.FLUSH_INTERVAL_CONSUME_QUEUE),
                 config.get(StoreConfigKeys.FLUSH_CONSUME_QUEUE_LEAST_PAGES),
@@ -353,6 +351,18 @@ final class StoreRuntime implements AutoCloseable {
     }
 
     /** Retention and the disk watch; the first disk check runs now, so a store opened on a full disk refuses puts. */
+    /**
+     * {@code dispatchThreads}: a thread per built-in dispatcher pays off where they get cores of their own; on one or
+     * two CPUs the second thread only competes with the writers and the flush (docs/PERFORMANCE.md 56).
+     */
+    static boolean threadPerDispatcher(StoreConfig config) {
+        return switch (config.get(StoreConfigKeys.DISPATCH_THREADS)) {
+            case "per-dispatcher" -> true;
+            case "one" -> false;
+            default -> Runtime.getRuntime().availableProcessors() >= 4;
+        };
+    }
+
     private static RetentionService newRetention(Builder b) {
         RetentionPolicy policy = RetentionPolicy.from(b.config);
         Path watched = Files.isDirectory(b.commitLogQueue.directory()) ? b.commitLogQueue.directory() : b.root;

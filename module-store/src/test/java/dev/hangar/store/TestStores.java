@@ -9,6 +9,9 @@ import java.util.function.BooleanSupplier;
 
 /** Builds stores and messages for tests: small files, short intervals, a temp directory. */
 public final class TestStores {
+    /** Sets {@code dispatchThreads} of every test store ({@code -Dhangar.test.dispatchThreads=per-dispatcher}). */
+    public static final String DISPATCH_THREADS_PROPERTY = "hangar.test.dispatchThreads";
+
     private TestStores() {
     }
 
@@ -24,6 +27,11 @@ public final class TestStores {
                 .set("flushIntervalConsumeQueue", "10", "test")
                 .set("commitIntervalCommitLog", "10", "test")
                 .set("transientStorePoolSize", "2", "test");
+        String dispatchThreads = System.getProperty(DISPATCH_THREADS_PROPERTY);
+        if (dispatchThreads != null) {
+            // the surefire execution "dispatch-thread-per-dispatcher" runs the dispatch-facing tests again this way
+            b.set("dispatchThreads", dispatchThreads, "test");
+        }
         for (int i = 0; i + 1 < extra.length; i += 2) {
             b.set(extra[i], extra[i + 1], "test");
         }

@@ -50,6 +50,10 @@ public final class StoreConfigKeys {
             "Overrides the flush service chosen by flushDiskType"));
     public static final ConfigKey<String> DISPATCHERS = add(stringKey("dispatchers", "consume-queue,index",
             s -> true, "comma-separated CommitLogDispatcher provider names", "Dispatchers fed by the reput loop, in order"));
+    public static final ConfigKey<String> DISPATCH_THREADS = add(choiceKey("dispatchThreads", "auto",
+            List.of("auto", "one", "per-dispatcher"), "one: one thread feeds every built-in dispatcher (ConsumeQueue and"
+                    + " index) in turn; per-dispatcher: each built-in dispatcher follows the log on a thread of its own,"
+                    + " so they build in parallel; auto: per-dispatcher on machines with 4 or more CPUs, else one"));
 
     // --- flush
     public static final ConfigKey<Integer> FLUSH_INTERVAL_COMMIT_LOG = add(intKey("flushIntervalCommitLog", 500, 1,

@@ -91,9 +91,33 @@ public final class DispatcherChain implements AutoCloseable {
         }
     }
 
+    /**
+     * The built-in dispatchers as the dispatch threads share them: one group of all of them (one thread feeds each
+     * record to every built-in in turn), or one group per built-in (each follows the log on a thread of its own), in
+     * configured order. Empty when there is no built-in dispatcher.
+     */
+    public List<Entry[]> builtInGroups(boolean onePerDispatcher) {
+        if (builtInArray.length == 0) {
+            return List.of();
+        }
+        if (!onePerDispatcher) {
+            return List.<Entry[]>of(builtInArray.clone());
+        }
+        List<Entry[]> groups = new ArrayList<>();
+        for (Entry e : builtInArray) {
+            groups.add(new Entry[] {e});
+        }
+        return groups;
+    }
+
     /** Hands {@code request} to every built-in dispatcher, in order. */
     public void dispatch(DispatchRequest request) {
-        for (Entry e : builtInArray) {
+        dispatch(builtInArray, request);
+    }
+
+    /** Hands {@code request} to every dispatcher of {@code group} (of {@link #builtInGroups}), in order. */
+    public void dispatch(Entry[] group, DispatchRequest request) {
+        for (Entry e : group) {
             try {
                 e.dispatcher.dispatch(request);
             } catch (RuntimeException ex) {
@@ -114,7 +138,12 @@ public final class DispatcherChain implements AutoCloseable {
      * data: they see the deleting record as a record of the consumer-offset topic on their own cursor.
      */
     public void deleteTopic(String topic) {
-        for (Entry e : builtInArray) {
+        deleteTopic(builtInArray, topic);
+    }
+
+    /** {@link #deleteTopic(String)} for the dispatchers of one group, on the thread that feeds them. */
+    public void deleteTopic(Entry[] group, String topic) {
+        for (Entry e : group) {
             try {
                 e.dispatcher.deleteTopic(topic);
             } catch (RuntimeException ex) {
@@ -129,7 +158,12 @@ public final class DispatcherChain implements AutoCloseable {
      * published. A failure is handled as a failed dispatch: counted, and the dispatcher's running flag set.
      */
     public void endBatch() {
-        for (Entry e : builtInArray) {
+        endBatch(builtInArray);
+    }
+
+    /** {@link #endBatch()} for the dispatchers of one group, on the thread that feeds them. */
+    public void endBatch(Entry[] group) {
+        for (Entry e : group) {
             try {
                 e.dispatcher.endBatch();
             } catch (RuntimeException ex) {

@@ -1,5 +1,6 @@
 package dev.hangar.store.reput;
 
+import dev.hangar.spi.dispatch.ConsumeQueueView;
 import dev.hangar.spi.dispatch.DispatchRequest;
 import dev.hangar.spi.message.MessageConst;
 import dev.hangar.spi.message.MessageSysFlag;
@@ -9,12 +10,15 @@ import dev.hangar.store.dispatch.DispatcherChain;
 import dev.hangar.store.format.DispatchRecordView;
 import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.service.StoreStats;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,22 +26,19 @@ import org.slf4j.LoggerFactory;
 /**
  * The reput loop: follows the CommitLog from the last dispatched offset up to what may be seen (the readable
  * end, or the flushed end under sync flush so nothing unacknowledged becomes visible), decodes each record and
- * hands it to the built-in dispatchers in order, then tells the arrival listeners. While records keep coming it naps
- * briefly between passes ({@link #NAP_NANOS}) so that puts need not wake it; idle, it parks until a put wakes it.
- * Third-party dispatchers are not called here: each follows the log on its own thread ({@link PluginDispatch}), so
- * a slow plugin never slows this loop nor, through the back-pressure on {@link #behindBytes()}, the puts.
+ * hands it to the built-in dispatchers in order, then tells the arrival listeners. The built-ins are fed by one
+ * thread, or by a thread each ({@link DispatchLane}, {@code dispatchThreads}); the lane of the ConsumeQueue (the
+ * first lane when none offers a {@link ConsumeQueueView}) also applies the consumer-offset records, counts the
+ * dispatched records and tells the arrival listeners, so a long poll is woken by the lane that makes its queue
+ * readable. Third-party dispatchers are not called here: each follows the log on its own thread
+ * ({@link PluginDispatch}), so a slow plugin never slows this loop nor, through the back-pressure on
+ * {@link #behindBytes()}, the puts.
  *
- * <p>Thread-safety: one dispatch thread; {@link #catchUp()} runs on the caller's thread before that thread is
- * started (recovery). {@link #behindBytes()} from anywhere.
+ * <p>Thread-safety: the lanes' threads; {@link #catchUp()} runs on the caller's thread (and the other lanes' on
+ * threads of their own) before they are started (recovery). {@link #behindBytes()} from anywhere.
  */
-public final class ReputMessageService implements Runnable {
+public final class ReputMessageService {
     private static final Logger LOG = LoggerFactory.getLogger(ReputMessageService.class);
-    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    /**
-     * Written but not yet visible (a sync flush is under way: the flush does not wake us), or visible but cut (a
-     * slave between two frames; the next append wakes us sooner): look again soon.
-     */
-    private static final long PENDING_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
     /**
      * A short nap after a pass that found nothing while records kept coming (and all that was written is visible):
      * during it the thread does not say it sleeps, so puts do not unpark it. With one writer at a paced rate each put
@@ -53,65 +54,77 @@ public final class ReputMessageService implements Runnable {
     static final long NAPPING_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final PluginDispatch plugins;
-    private final DispatcherChain dispatchers;
-    /** Told every record before the dispatchers (the consumer-offset table takes the records of its topic). */
-    private final Consumer<DispatchRecordView> recordObserver;
     private final LongSupplier visibleEnd;
     private final LongSupplier writtenEnd;
     private final DelayLevels delayLevels;
     private final StoreStats stats;
     /** Copied on add (rare) so that telling them per record needs no iterator. */
     private volatile MessageArrivingListener[] listeners = new MessageArrivingListener[0];
-    private final CommitLogCursor cursor;
+    private final DispatchLane[] lanes;
+    /** The lane that applies consumer offsets, counts records and tells the listeners. */
+    private final DispatchLane primary;
     /**
-     * The cursor's offset when the dispatchers last ended a batch: everything below it is visible to readers (the
-     * cursor moves per record, the dispatchers publish per batch). {@link #behindBytes()} counts from here, so a
-     * caller that waits for 0 then reads an index finds every record in it.
-     */
-    private volatile long publishedOffset;
-    /** Records handed to the dispatchers since their last batch end (dispatch thread only). */
-    private int recordsInBatch;
-    // made once: a pass may carry a single record, so what a pass allocates counts per record
-    private final Consumer<DispatchRecordView> dispatchOne = this::dispatch;
-    private final BooleanSupplier stopRequested = () -> this.stopped;
-    private volatile boolean stopped;
-    private volatile boolean sleeping;
-    /** When the last pass dispatched something (dispatch thread only). */
-    private long lastDispatchNanos;
-    /**
-     * Set when whoever moves the visible end wakes this thread itself (the sync flush, after each force): then an
-     * append, not visible until that move, does not wake it, and while written bytes wait to become visible it
-     * parks until woken instead of looking again every {@link #PENDING_PARK_NANOS}.
+     * Set when whoever moves the visible end wakes the lanes itself (the sync flush, after each force): then an
+     * append, not visible until that move, does not wake them, and while written bytes wait to become visible they
+     * park until woken instead of looking again every half millisecond.
      */
     private volatile boolean wokenByVisibleEnd;
     /**
-     * Set when a consensus provider bounds the visible end and wakes this thread when it moves
+     * Set when a consensus provider bounds the visible end and wakes the lanes when it moves
      * ({@code ReplicatedLog.committedMoved}): bytes written but not yet committed are then not looked at again every
-     * {@link #PENDING_PARK_NANOS}, which on a raft node cost 15 % of a core (docs/PERFORMANCE.md 53). Appends still
-     * wake it: a provider whose committed offset does not lag never calls committedMoved.
+     * half millisecond, which on a raft node cost 15 % of a core (docs/PERFORMANCE.md 53). Appends still wake them: a
+     * provider whose committed offset does not lag never calls committedMoved.
      */
     private volatile boolean wokenByCommit;
-    /** Unparks by {@link #wakeup()}: how often a put paid for waking this thread. */
+    /** Unparks by {@link #wakeup()}: how often a put paid for waking a dispatch thread. */
     private final AtomicLong wakeupsSent = new AtomicLong();
-    private volatile Thread thread;
 
     /**
-     * @param visibleEnd the offset dispatch may not pass: the readable end, or the flushed end for sync flush
-     * @param writtenEnd the offset appends have reached (at or past {@code visibleEnd})
-     * @param plugins    the third-party dispatchers, each on its own cursor: woken after each pass
+     * @param visibleEnd     the offset dispatch may not pass: the readable end, or the flushed end for sync flush
+     * @param writtenEnd     the offset appends have reached (at or past {@code visibleEnd})
+     * @param threadPerDispatcher a dispatch thread per built-in dispatcher, rather than one for all of them
+     * @param plugins        the third-party dispatchers, each on its own cursor: woken after each pass
      * @param recordObserver told every record, in log order, before the dispatchers; must be quick and not throw
+     * @param deletedTopic   the topic a record deletes, or null; must be quick for other records and not throw
      */
-    public ReputMessageService(CommitLog commitLog, DispatcherChain dispatchers, LongSupplier visibleEnd,
-                               LongSupplier writtenEnd, DelayLevels delayLevels, StoreStats stats,
-                               PluginDispatch plugins, Consumer<DispatchRecordView> recordObserver) {
+    public ReputMessageService(CommitLog commitLog, DispatcherChain dispatchers, boolean threadPerDispatcher,
+                               LongSupplier visibleEnd, LongSupplier writtenEnd, DelayLevels delayLevels,
+                               StoreStats stats, PluginDispatch plugins, Consumer<DispatchRecordView> recordObserver,
+                               Function<DispatchRecordView, String> deletedTopic) {
         this.plugins = plugins;
-        this.recordObserver = recordObserver;
-        this.dispatchers = dispatchers;
         this.visibleEnd = visibleEnd;
         this.writtenEnd = writtenEnd;
         this.delayLevels = delayLevels;
         this.stats = stats;
-        this.cursor = new CommitLogCursor(commitLog, "dispatch", 0);
+        List<DispatcherChain.Entry[]> groups = new ArrayList<>(dispatchers.builtInGroups(threadPerDispatcher));
+        if (groups.isEmpty()) {
+            // no built-in: the lane still applies consumer offsets and tells the listeners
+            groups.add(new DispatcherChain.Entry[0]);
+        }
+        int primaryIndex = 0;
+        for (int i = 0; i < groups.size(); i++) {
+            if (Arrays.stream(groups.get(i)).anyMatch(e -> e.dispatcher().view(ConsumeQueueView.class).isPresent())) {
+                primaryIndex = i;
+                break;
+            }
+        }
+        lanes = new DispatchLane[groups.size()];
+        for (int i = 0; i < lanes.length; i++) {
+            DispatcherChain.Entry[] group = groups.get(i);
+            boolean isPrimary = i == primaryIndex;
+            String name = isPrimary ? "hangar-reput" : "hangar-reput-" + group[0].name();
+            lanes[i] = new DispatchLane(name, commitLog, this, dispatchers, group, record -> {
+                if (isPrimary) {
+                    recordObserver.accept(record);
+                }
+                String deleted = deletedTopic.apply(record);
+                if (deleted != null) {
+                    dispatchers.deleteTopic(group, deleted);
+                }
+                prepare(record);
+            });
+        }
+        primary = lanes[primaryIndex];
     }
 
     public synchronized void addListener(MessageArrivingListener listener) {
@@ -120,23 +133,43 @@ public final class ReputMessageService implements Runnable {
         listeners = grown;
     }
 
+    /** How many dispatch threads feed the built-in dispatchers. */
+    public int threads() {
+        return lanes.length;
+    }
+
+    /** The commit-log offset every dispatch thread has reached (the slowest one's next record). */
     public long reputFromOffset() {
-        return cursor.offset();
+        long min = Long.MAX_VALUE;
+        for (DispatchLane lane : lanes) {
+            min = Math.min(min, lane.offset());
+        }
+        return min;
     }
 
     public void reputFromOffset(long offset) {
-        cursor.offset(offset);
-        publishedOffset = offset;
+        for (DispatchLane lane : lanes) {
+            lane.offset(offset);
+        }
     }
 
     /** The CommitLog offset below which every record is dispatched and published to readers. */
     public long publishedOffset() {
-        return publishedOffset;
+        long min = Long.MAX_VALUE;
+        for (DispatchLane lane : lanes) {
+            min = Math.min(min, lane.publishedOffset());
+        }
+        return min;
+    }
+
+    /** The offset below which the consumer-offset records are applied (the primary lane's position). */
+    public long offsetsAppliedThrough() {
+        return primary.offset();
     }
 
     /** Bytes visible in the CommitLog but not yet dispatched and published by every built-in dispatcher. */
     public long behindBytes() {
-        return Math.max(0, visibleEnd.getAsLong() - publishedOffset);
+        return Math.max(0, visibleEnd.getAsLong() - publishedOffset());
     }
 
     /**
@@ -146,46 +179,73 @@ public final class ReputMessageService implements Runnable {
      * once and held every put at the back-pressure's limit for seconds.
      */
     public long lagBehindWrittenBytes() {
-        return Math.max(0, writtenEnd.getAsLong() - publishedOffset);
+        return Math.max(0, writtenEnd.getAsLong() - publishedOffset());
     }
 
-    /** Dispatches everything visible now, on the calling thread. Returns the number of messages dispatched. */
+    /**
+     * Dispatches everything visible now: the primary lane on the calling thread, every other lane on a thread of its
+     * own, in parallel (a start that re-dispatches a long log takes the slowest lane's time, not the sum). Returns
+     * the number of messages dispatched.
+     */
     public long catchUp() {
-        long total = 0;
-        long n;
-        while ((n = dispatchAvailable()) > 0) {
-            total += n;
+        List<Thread> helpers = new ArrayList<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        for (DispatchLane lane : lanes) {
+            if (lane != primary) {
+                Thread t = new Thread(() -> {
+                    try {
+                        lane.catchUp();
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                    }
+                }, lane.threadName() + "-catch-up");
+                t.start();
+                helpers.add(t);
+            }
+        }
+        long total = primary.catchUp();
+        for (Thread t : helpers) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the dispatch threads caught up", e);
+            }
+        }
+        Throwable f = failure.get();
+        if (f instanceof RuntimeException re) {
+            throw re;
+        }
+        if (f instanceof Error err) {
+            throw err;
         }
         return total;
     }
 
     public void start() {
-        Thread t = new Thread(this, "hangar-reput");
-        t.setDaemon(true);
-        thread = t;
-        t.start();
+        for (DispatchLane lane : lanes) {
+            lane.start();
+        }
     }
 
     /** Hints that new data may be visible. Cheap: unparks only a sleeping thread. */
     public void wakeup() {
-        if (sleeping) {
-            Thread t = thread;
-            if (t != null) {
+        for (DispatchLane lane : lanes) {
+            if (lane.wakeup()) {
                 wakeupsSent.incrementAndGet();
-                LockSupport.unpark(t);
             }
         }
     }
 
     /**
      * From now on the visible end's mover calls {@link #wakeup()} after each move (see {@link #wokenByVisibleEnd}):
-     * {@link #appended()} stops waking this thread.
+     * {@link #appended()} stops waking the dispatch threads.
      */
     public void wokenByVisibleEnd() {
         wokenByVisibleEnd = true;
     }
 
-    /** From now on a consensus provider's commit wakes this thread ({@link #wokenByCommit}). */
+    /** From now on a consensus provider's commit wakes the dispatch threads ({@link #wokenByCommit}). */
     public void wokenByCommit() {
         wokenByCommit = true;
     }
@@ -201,84 +261,33 @@ public final class ReputMessageService implements Runnable {
         }
     }
 
-    /** How many times {@link #wakeup()} unparked the dispatch thread (each a syscall on the caller's thread). */
+    /** How many times {@link #wakeup()} unparked a dispatch thread (each a syscall on the caller's thread). */
     public long wakeupsSent() {
         return wakeupsSent.get();
     }
 
-    /** Stops after dispatching what is visible, waiting at most {@code waitMillis} for the loop to catch up. */
+    /** Stops after dispatching what is visible, waiting at most {@code waitMillis} for the lanes to catch up. */
     public void shutdown(long waitMillis) {
         long deadline = System.currentTimeMillis() + waitMillis;
-        while (behindBytes() > 0 && System.currentTimeMillis() < deadline && thread != null && thread.isAlive()) {
+        while (behindBytes() > 0 && System.currentTimeMillis() < deadline && anyAlive()) {
             wakeup();
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
-        stopped = true;
-        Thread t = thread;
-        if (t != null) {
-            LockSupport.unpark(t);
-            try {
-                t.join(waitMillis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        for (DispatchLane lane : lanes) {
+            lane.stop();
+        }
+        for (DispatchLane lane : lanes) {
+            lane.join(waitMillis);
+        }
+    }
+
+    private boolean anyAlive() {
+        for (DispatchLane lane : lanes) {
+            if (lane.isAlive()) {
+                return true;
             }
         }
-    }
-
-    @Override
-    public void run() {
-        while (!stopped) {
-            try {
-                long seenEnd = visibleEnd.getAsLong();
-                if (dispatchAvailable() > 0) {
-                    lastDispatchNanos = System.nanoTime();
-                } else if (writtenEnd.getAsLong() <= seenEnd
-                        && System.nanoTime() - lastDispatchNanos < NAPPING_WINDOW_NANOS) {
-                    // only when nothing written waits to become visible: during a sync flush (or a write buffer's
-                    // commit) naps would wake 10x as often as the pending park below, for nothing to dispatch
-                    LockSupport.parkNanos(this, NAP_NANOS);
-                } else {
-                    sleeping = true;
-                    // park unless more became visible since the pass began (an append that saw "not sleeping" did
-                    // not wake us). Being behind is no reason to spin: on a slave the visible end cuts a record
-                    // between two frames from the master, nothing can be dispatched until the next append (which
-                    // wakes us), and re-scanning at once took the CPU from the HA client bringing the rest
-                    long end = visibleEnd.getAsLong();
-                    if (end == seenEnd && !stopped) {
-                        boolean pending = writtenEnd.getAsLong() > end || behindBytes() > 0;
-                        LockSupport.parkNanos(this, pending && !wokenByVisibleEnd && !wokenByCommit
-                                ? PENDING_PARK_NANOS : IDLE_PARK_NANOS);
-                    }
-                    sleeping = false;
-                }
-            } catch (RuntimeException e) {
-                LOG.error("dispatch failed at commit-log offset {}; retrying", cursor.offset(), e);
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-            }
-        }
-    }
-
-    /**
-     * One pass over what is visible now, file by file. The batch is ended in any case (also on an Error): a
-     * dispatcher may hold a lock that readers wait for until then.
-     */
-    private long dispatchAvailable() {
-        long dispatched;
-        try {
-            dispatched = cursor.advance(visibleEnd, dispatchOne, stopRequested);
-        } finally {
-            endBatch();
-        }
-        if (dispatched > 0) {
-            plugins.wakeup();
-        }
-        return dispatched;
-    }
-
-    private void endBatch() {
-        recordsInBatch = 0;
-        dispatchers.endBatch();
-        publishedOffset = cursor.offset();
+        return false;
     }
 
     /** What a dispatcher is handed for a record: delayed messages carry their delivery time as tags code. */
@@ -288,15 +297,32 @@ public final class ReputMessageService implements Runnable {
         }
     }
 
-    private void dispatch(DispatchRecordView request) {
-        recordObserver.accept(request);
-        prepare(request);
-        dispatchers.dispatch(request);
-        stats.recordDispatched();
-        if (++recordsInBatch >= DispatcherChain.MAX_BATCH_RECORDS) {
-            // a pass goes on while the writers keep up: readers must not wait for its end
-            endBatch();
+    // --- called by the lanes
+
+    long visibleEnd() {
+        return visibleEnd.getAsLong();
+    }
+
+    long writtenEnd() {
+        return writtenEnd.getAsLong();
+    }
+
+    /** Whoever moves the visible end wakes the lanes: written bytes that wait for it are not looked at again soon. */
+    boolean visibleEndWakesUs() {
+        return wokenByVisibleEnd || wokenByCommit;
+    }
+
+    /** A lane's pass dispatched records: the plugins, which follow the same end, may find them too. */
+    void passEnded() {
+        plugins.wakeup();
+    }
+
+    /** A lane's dispatchers took {@code request}: the primary lane counts it and tells the arrival listeners. */
+    void dispatched(DispatchLane lane, DispatchRecordView request) {
+        if (lane != primary) {
+            return;
         }
+        stats.recordDispatched();
         if (MessageSysFlag.takesQueueOffset(request.sysFlag())) {
             for (MessageArrivingListener l : listeners) {
                 try {
