@@ -9,7 +9,9 @@
 #                               [--bench-args "more bench options", e.g. "--warmup 0" for a smoke run]
 #
 # Modes: reentrant, adaptive, spin (appendMode=locked with that putMessageLock); concurrent (appendMode=concurrent,
-# the default reentrant lock guarding the reservation); concurrent-adaptive, concurrent-spin.
+# the default reentrant lock guarding the reservation); concurrent-adaptive, concurrent-spin. A mode may end in /one or
+# /per-dispatcher to set dispatchThreads too (e.g. "concurrent/one concurrent/per-dispatcher"); without it the store's
+# default (auto) applies.
 # Rounds are interleaved (round 1 of every row, then round 2, ...) so that drift on the machine spreads over all rows.
 # Every run gets a new store directory, deleted after it. Output in --out (default ./concurrent-appends-<time>):
 #   machine.txt   what the machine is: cores, CPU, memory, kernel, file system, and the disk's sequential write rate
@@ -60,6 +62,18 @@ if [ ! -x "$launcher" ]; then
 fi
 
 settings_of() {
+  # MODE/one or MODE/per-dispatcher also sets dispatchThreads (else it stays auto: per-dispatcher on 4+ CPUs)
+  local dispatch=""
+  case "$1" in
+    */one|*/per-dispatcher) dispatch=" -DdispatchThreads=${1#*/}" ;;
+    */*) echo "unknown dispatch threads in $1 (one or per-dispatcher)" >&2; exit 2 ;;
+  esac
+  local lock
+  lock=$(lock_settings_of "${1%%/*}") || exit 2
+  echo "$lock$dispatch"
+}
+
+lock_settings_of() {
   case "$1" in
     reentrant|adaptive|spin) echo "-DappendMode=locked -DputMessageLock=$1" ;;
     concurrent) echo "-DappendMode=concurrent -DputMessageLock=reentrant" ;;

@@ -85,30 +85,36 @@ final class FollowerSenders {
     }
 
     /**
-     * Whether the entry at {@code index} carries a CommitLog range that starts before this log's first byte (told to
-     * the state machine, which names the follower in the status).
+     * Whether the entry at {@code index} carries a CommitLog range that starts before this log's first byte. Asked on
+     * every turn of every sender's loop, so the common answers are cheap: nothing deleted yet, or the entry before it
+     * ends at or past the first byte (the state machine knows the ends of the entries it has not applied yet); only
+     * a follower behind both reads and decodes the entry.
      */
     private boolean needsDeletedBytes(RaftLog raftLog, long index) {
+        return deletedRangeAt(raftLog, index) != null;
+    }
+
+    /** The range of the entry at {@code index} when it starts before this log's first byte, else null. */
+    private RaftEntryFormat.Range deletedRangeAt(RaftLog raftLog, long index) {
         long min = log.minOffset();
         if (min <= 0) {
-            return false; // nothing deleted
+            return null; // nothing deleted
+        }
+        if (stateMachine.endAtOrBefore(index - 1) >= min) {
+            return null; // the entry starts where one at or before index - 1 ended, or later: past the first byte
         }
         LogEntryProto entry;
         try {
             entry = raftLog.get(index);
         } catch (Exception e) {
-            return false; // purged or unreadable: not the case this looks for
+            return null; // purged or unreadable: not the case this looks for
         }
         if (entry == null || !entry.hasStateMachineLogEntry()) {
-            return false;
+            return null;
         }
         RaftEntryFormat.Range r = RaftEntryFormat.decode(entry.getStateMachineLogEntry().getLogData()
                 .asReadOnlyByteBuffer());
-        if (r.start() >= min) {
-            return false;
-        }
-        stateMachine.deletedBytesNeeded(index, r);
-        return true;
+        return r.start() >= min ? null : r;
     }
 
     /**
@@ -150,9 +156,16 @@ final class FollowerSenders {
         @Override
         public AppendEntriesRequestProto newAppendEntriesRequest(long callId, boolean heartbeat)
                 throws RaftLogIOException {
-            if (heartbeat || !waitsForDeletedBytes()) {
+            if (heartbeat || !hasAppendEntries()) {
                 return super.newAppendEntriesRequest(callId, heartbeat);
             }
+            long next = getFollower().getNextIndex();
+            RaftEntryFormat.Range gone = senders.deletedRangeAt(getRaftLog(), next);
+            if (gone == null) {
+                return super.newAppendEntriesRequest(callId, false);
+            }
+            // the state machine names the follower in the status and logs it (at most every few seconds)
+            senders.stateMachine.deletedBytesNeeded(next, gone);
             // nothing it can send but a heartbeat, and only when one is due: each reply wakes the sender, so one on
             // every wake-up would go back and forth as fast as the network answers
             return getHeartbeatWaitTimeMs() <= 0 ? super.newAppendEntriesRequest(callId, true) : null;

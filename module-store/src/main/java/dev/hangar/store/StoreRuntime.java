@@ -301,7 +301,9 @@ final class StoreRuntime implements AutoCloseable {
         b.reput.reputFromOffset(Math.max(from, minPhy));
         // before the dispatch below applies commit records again: they must land on the loaded table
         b.offsets.recover(commitLog, end, b.readOnly);
+        long redispatchBegin = System.nanoTime();
         long redispatched = b.readOnly ? 0 : b.reput.catchUp();
+        long redispatchNanos = System.nanoTime() - redispatchBegin;
         if (b.readOnly && b.reput.behindBytes() > 0) {
             LOG.warn("{} bytes of the commit log from offset {} are not dispatched: reads by queue or key miss them "
                     + "until a writing command (put, serve) opens the store", b.reput.behindBytes(), from);
@@ -313,10 +315,12 @@ final class StoreRuntime implements AutoCloseable {
         }
         KeyIndexView keyView = b.dispatchers.view(KeyIndexView.class).orElse(null);
         b.reader = new MessageReader(commitLog, cqView, keyView, config);
-        b.report = report.withRedispatched(redispatched, System.currentTimeMillis() - begin);
+        b.report = report.withRedispatched(redispatched, redispatchNanos,
+                System.currentTimeMillis() - begin);
         LOG.info("recovered {}: {} files scanned from offset {}, {} messages, log ends at {}, {} files dropped, "
-                        + "{} messages re-dispatched, {} ms{}", b.root, report.filesScanned(), report.scanStartOffset(),
-                report.messagesScanned(), end, report.filesDropped(), redispatched, b.report.millis(),
+                        + "{} messages re-dispatched in {} ms by {} thread(s), {} ms in all{}", b.root,
+                report.filesScanned(), report.scanStartOffset(), report.messagesScanned(), end, report.filesDropped(),
+                redispatched, redispatchNanos / 1_000_000, b.reput.threads(), b.report.millis(),
                 report.truncatedAtReason() == null ? "" : " (" + report.truncatedAtReason() + ")");
 
         if (b.readOnly) {

@@ -45,6 +45,10 @@ public final class TestInternals {
         return store.runningFlags();
     }
 
+    public static dev.hangar.store.recovery.RecoveryReport recoveryReport(DefaultMessageStore store) {
+        return store.runtime().recoveryReport();
+    }
+
     public static StoreStats stats(DefaultMessageStore store) {
         return store.stats();
     }

@@ -79,7 +79,7 @@ public final class CommitLogRecovery {
         if (files.isEmpty()) {
             queue.setFlushedWhere(0);
             queue.setCommittedWhere(0);
-            return new RecoveryReport(!lastExitOk, 0, 0, 0, 0, null, 0, 0, 0, System.currentTimeMillis() - begin);
+            return new RecoveryReport(!lastExitOk, 0, 0, 0, 0, null, 0, 0, 0, 0, System.currentTimeMillis() - begin);
         }
         int startIndex = lastExitOk ? normalStartIndex(files, dispatchedHint)
                 : abnormalStartIndex(files, checkpointMinTs);
@@ -146,7 +146,7 @@ public final class CommitLogRecovery {
             LOG.warn("recovery: the commit log ends at {}: {}; everything after it was truncated", processOffset, reason);
         }
         return new RecoveryReport(!lastExitOk, scanned, messages, scanStart, processOffset, reason, dropped,
-                Math.min(firstMissing, processOffset), 0, System.currentTimeMillis() - begin);
+                Math.min(firstMissing, processOffset), 0, 0, System.currentTimeMillis() - begin);
     }
 
     /**

@@ -12,14 +12,15 @@ package dev.hangar.store.recovery;
  * @param filesDropped       files past the end that were removed
  * @param firstUndispatched  the first scanned record a ConsumeQueue lacked (dispatch restarts there), else the end
  * @param redispatched       messages dispatched again because a dispatcher lacked them
+ * @param redispatchNanos    time the re-dispatch took (part of {@code millis})
  * @param millis             time taken
  */
 public record RecoveryReport(boolean abnormal, int filesScanned, long messagesScanned, long scanStartOffset,
                              long endOffset, String truncatedAtReason, int filesDropped, long firstUndispatched, long redispatched,
-                             long millis) {
+                             long redispatchNanos, long millis) {
 
-    public RecoveryReport withRedispatched(long n, long totalMillis) {
+    public RecoveryReport withRedispatched(long n, long nanos, long totalMillis) {
         return new RecoveryReport(abnormal, filesScanned, messagesScanned, scanStartOffset, endOffset,
-                truncatedAtReason, filesDropped, firstUndispatched, n, totalMillis);
+                truncatedAtReason, filesDropped, firstUndispatched, n, nanos, totalMillis);
     }
 }

@@ -1,6 +1,7 @@
 package dev.hangar.store.dispatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hangar.spi.message.Message;
 import dev.hangar.spi.store.PutMessageStatus;
@@ -54,6 +55,50 @@ class DispatchRateProbe {
             }
         }
         System.out.println("dispatch CPU probe, " + MESSAGES + " messages of 1 KiB per row:\n" + table);
+    }
+
+    /**
+     * Dispatch alone, flat out: the store's ConsumeQueues and index are deleted and its start re-dispatches the whole
+     * log (every lane in parallel), timed by the start itself ({@code RecoveryReport.redispatchNanos}). The reads
+     * fault the log's pages into a new mapping, which live dispatch (reading the writer's pages) does not.
+     */
+    @Test
+    void redispatchRateOnOpen() throws Exception {
+        Path root = dir.resolve("redispatch");
+        try (DefaultMessageStore store = open(root, "one")) {
+            put(store, 0, MESSAGES);
+        }
+        StringBuilder table = new StringBuilder("| round | dispatchThreads | messages | ms | msg/s |\n"
+                + "|---:|---|---:|---:|---:|\n");
+        for (int round = 1; round <= ROUNDS; round++) {
+            for (String threads : round % 2 == 0 ? new String[] {"one", "per-dispatcher"}
+                    : new String[] {"per-dispatcher", "one"}) {
+                deleteTree(root.resolve("consumequeue"));
+                deleteTree(root.resolve("index"));
+                try (DefaultMessageStore store = open(root, threads)) {
+                    dev.hangar.store.recovery.RecoveryReport r = dev.hangar.store.TestInternals.recoveryReport(store);
+                    assertTrue(r.redispatched() >= MESSAGES, "the whole log was re-dispatched: " + r);
+                    table.append(String.format("| %d | %s | %d | %.1f | %.0f |%n", round, threads, r.redispatched(),
+                            r.redispatchNanos() / 1e6, r.redispatched() / (r.redispatchNanos() / 1e9)));
+                }
+            }
+        }
+        System.out.println("re-dispatch on open, " + MESSAGES + " messages of 1 KiB:\n" + table);
+    }
+
+    private static DefaultMessageStore open(Path root, String threads) {
+        return TestStores.started(root, "dispatchThreads", threads,
+                "mappedFileSizeCommitLog", Integer.toString(128 << 20),
+                "mappedFileSizeConsumeQueue", Integer.toString(300_000 * 20),
+                "maxHashSlotNum", "5000000", "maxIndexNum", "20000000");
+    }
+
+    private static void deleteTree(Path p) throws java.io.IOException {
+        if (java.nio.file.Files.exists(p)) {
+            try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(p)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
     }
 
     private String measure(int round, String[] row) {
