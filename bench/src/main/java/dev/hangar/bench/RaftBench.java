@@ -112,7 +112,8 @@ public final class RaftBench {
 
     /** A closed-loop warm-up run in which the nodes compiled for less than this share of their time ends it. */
     static final double WARMUP_SETTLED_COMPILE_SHARE = HaBench.WARMUP_SETTLED_COMPILE_SHARE;
-    static final int WARMUP_MAX_RUNS = 15;
+    /** At most this many warm-up runs ({@code -Dbench.raftWarmupMaxRuns=N} in BENCH_JAVA_OPTS for another count). */
+    static final int WARMUP_MAX_RUNS = Integer.getInteger("bench.raftWarmupMaxRuns", 15);
 
     /**
      * Closed-loop warm-up runs of {@code messages} until the group's JIT has settled: a run in which the three node
