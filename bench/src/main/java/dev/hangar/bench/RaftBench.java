@@ -262,7 +262,7 @@ public final class RaftBench {
 
     /**
      * The node JVMs: the opens bench/run.sh gives the bench JVM, a heap of their own, no TLS on DLedger's port;
-     * {@code -Dbench.raftNodeJavaOpts="..."} adds options.
+     * {@code -Dbench.raftNodeJavaOpts="..."} adds options (separated by spaces or by '|').
      */
     static List<String> childJvmOptions() {
         // no AlwaysPreTouch: six node JVMs faulting their heaps in took most of a minute per round on this host
@@ -295,7 +295,8 @@ public final class RaftBench {
         }
         String extra = System.getProperty("bench.raftNodeJavaOpts");
         if (extra != null && !extra.isBlank()) {
-            opts.addAll(List.of(extra.trim().split("\\s+")));
+            // separated by spaces, or by '|' where BENCH_JAVA_OPTS (itself split at spaces) carries several
+            opts.addAll(List.of(extra.trim().split("[\\s|]+")));
         }
         return opts;
     }
