@@ -40,7 +40,7 @@ final class StatsCollector {
                 q.mappedFiles().size(), q.mappedFileSize(), q.getMappedMemorySize());
         StatsSnapshot.Dispatch dispatch = new StatsSnapshot.Dispatch(rt.reput().reputFromOffset(),
                 rt.reput().behindBytes(), stats.dispatched(), stats.dispatchWaits(), stats.dispatchWaitsOutlasted(),
-                rt.dispatchers().names(), rt.dispatchers().failures(), rt.plugins().snapshot());
+                rt.dispatchers().names(), rt.reput().threads(), rt.dispatchers().failures(), rt.plugins().snapshot());
         return new StatsSnapshot(path, store.chosenProviders(), flags.names(), flags.isWritable(), flags.reason(),
                 puts, true, commitLog, dispatch, flush(rt.flushStatistics()),
                 queues(rt.dispatchers().view(ConsumeQueueView.class).orElse(null)), disk(rt.root().toFile(),

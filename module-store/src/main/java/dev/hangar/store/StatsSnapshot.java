@@ -104,9 +104,11 @@ public record StatsSnapshot(String storePath, Map<String, String> providers, Lis
      *                                   written end and waited for it
      * @param backPressureWaitsOutlasted of those, the puts that waited the whole limit and went on with dispatch still
      *                                   behind (each period of them is also logged as a warning)
+     * @param threads                    the threads that feed the built-in dispatchers ({@code dispatchThreads})
      */
     public record Dispatch(long dispatchedOffset, long behindBytes, long dispatched, long backPressureWaits,
-                           long backPressureWaitsOutlasted, List<String> dispatchers, Map<String, Long> failures,
+                           long backPressureWaitsOutlasted, List<String> dispatchers, int threads,
+                           Map<String, Long> failures,
                            Map<String, Plugin> plugins) implements StatsJson.Part {
         @Override
         public Map<String, Object> toMap() {

@@ -26,7 +26,8 @@ class StatsJsonGoldenTest {
                 100, 5, 1, problems ? 2 : 0, problems ? "threw" : null));
         return new StatsSnapshot("/s", Map.of("lock", "spin"), List.of("flag"), true, null, puts, true,
                 new StatsSnapshot.CommitLog(1, 200, 250, 190, 180, 2, 1024, 4096),
-                new StatsSnapshot.Dispatch(200, 0, 9, 3, 1, List.of("consume-queue"), Map.of("index", 1L), plugins),
+                new StatsSnapshot.Dispatch(200, 0, 9, 3, 1, List.of("consume-queue"), 1, Map.of("index", 1L),
+                        plugins),
                 new StatsSnapshot.Flush(11, 12, 13, 14, 15, 16, 1.5, 17, 18, 19, 20, LATENCY),
                 List.of(new StatsSnapshot.QueueRange("T", 1, 0, 3)),
                 new StatsSnapshot.Disk(1000, 400, 300, 0.61234, 75, 85, 90, problems ? true : null,
@@ -56,7 +57,7 @@ class StatsJsonGoldenTest {
                 + "commitLagBytes=50, flushedOffset=190, committedOffset=180, files=2, fileSize=1024, "
                 + "mappedBytes=4096}, dispatch={dispatchedOffset=200, behindBytes=0, dispatched=9, "
                 + "backPressureWaits=3, backPressureWaitsOutlasted=1, dispatchers=[consume-queue], "
-                + "failures={index=1}, plugins={p={state=running, offset=100, lagBytes=5, skippedBytes=1, "
+                + "threads=1, failures={index=1}, plugins={p={state=running, offset=100, lagBytes=5, skippedBytes=1, "
                 + "failures=0}}}, flush={flushes=11, flushedBytes=12, bytesPerFlush=13, failures=14, commits=15, "
                 + "groupCommits=16, requestsPerGroupCommit=1.5, groupCommitPuts=17, "
                 + "groupCommitPutsWaitedMoreThanOneForce=18, gathers=19, gathersBoundRanOut=20, "
