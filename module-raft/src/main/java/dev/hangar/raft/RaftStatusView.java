@@ -6,6 +6,8 @@ import dev.hangar.spi.ha.ReplicatedLog;
 import dev.hangar.spi.ha.ReplicationStatus;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.protocol.RaftPeer;
@@ -69,36 +71,48 @@ final class RaftStatusView {
     }
 
     /**
-     * On the leader: which followers cannot catch up because retention deleted CommitLog bytes they need (the leader
-     * failed to read such bytes for a follower in this term, and their match offsets lie before this log's first
-     * byte), with what the operator must do; empty when none.
+     * On the leader: the followers that cannot catch up because retention deleted CommitLog bytes they need (the
+     * leader failed to read such bytes for a follower in this term, and their match offsets lie before this log's
+     * first byte); empty when none.
      */
-    static String rebuildNeeded(ConsensusStatus s, CommitLogStateMachine sm, ReplicatedLog log) {
+    static List<ConsensusStatus.Peer> followersNeedingRebuild(ConsensusStatus s, CommitLogStateMachine sm,
+                                                             ReplicatedLog log) {
         long needed = sm.deletedRangeNeeded(s.term());
         long min = log.minOffset();
         if (!s.isLeader() || needed < 0 || min <= 0) {
-            return "";
+            return List.of();
         }
-        List<String> behind = s.peers().stream()
-                .filter(p -> !p.id().equals(s.selfId()) && p.matchOffset() >= 0 && p.matchOffset() < min)
-                .map(p -> p.id() + " (has the log up to " + p.matchOffset() + ")").toList();
+        return s.peers().stream()
+                .filter(p -> !p.id().equals(s.selfId()) && p.matchOffset() >= 0 && p.matchOffset() < min).toList();
+    }
+
+    /** What the operator must do about {@link #followersNeedingRebuild}; empty when nothing. */
+    static String rebuildNeeded(ConsensusStatus s, CommitLogStateMachine sm, ReplicatedLog log) {
+        List<ConsensusStatus.Peer> behind = followersNeedingRebuild(s, sm, log);
         if (behind.isEmpty()) {
             return "";
         }
-        return "follower " + String.join(", ", behind) + " cannot catch up: it needs CommitLog bytes from offset "
-                + needed + ", which retention deleted on this leader (its log starts at " + min + "); rebuild it "
+        return "follower " + String.join(", ", behind.stream()
+                .map(p -> p.id() + " (has the log up to " + p.matchOffset() + ")").toList())
+                + " cannot catch up: it needs CommitLog bytes from offset " + sm.deletedRangeNeeded(s.term())
+                + ", which retention deleted on this leader (its log starts at " + log.minOffset() + "); rebuild it "
                 + "from a copy of a current member's store directory (stop it, copy, start it)";
     }
 
     /** The master/slave shaped view the store's stats already show. */
     static ReplicationStatus asReplicationStatus(ConsensusStatus s, RaftSettings settings) {
-        return asReplicationStatus(s, settings, "");
+        return asReplicationStatus(s, settings, "", List.of());
     }
 
-    /** The same, {@code rebuild} (from {@link #rebuildNeeded}) being the problem when the group has no other. */
-    static ReplicationStatus asReplicationStatus(ConsensusStatus s, RaftSettings settings, String rebuild) {
+    /**
+     * The same, {@code rebuild} (from {@link #rebuildNeeded}) being the problem when the group has no other. The
+     * followers of {@code cannotCatchUp} do not count as in contact: they answer heartbeats, but take nothing.
+     */
+    static ReplicationStatus asReplicationStatus(ConsensusStatus s, RaftSettings settings, String rebuild,
+                                                 List<ConsensusStatus.Peer> cannotCatchUp) {
+        Set<String> stuck = cannotCatchUp.stream().map(ConsensusStatus.Peer::id).collect(Collectors.toSet());
         int followersInContact = (int) s.peers().stream()
-                .filter(p -> !p.id().equals(s.selfId()) && p.lastContactMillis() >= 0
+                .filter(p -> !p.id().equals(s.selfId()) && !stuck.contains(p.id()) && p.lastContactMillis() >= 0
                         && p.lastContactMillis() < 2L * settings.electionMaxMs()).count();
         long bestMatch = s.peers().stream().filter(p -> !p.id().equals(s.selfId()) && p.matchOffset() >= 0)
                 .mapToLong(ConsensusStatus.Peer::matchOffset).max().orElse(-1);
