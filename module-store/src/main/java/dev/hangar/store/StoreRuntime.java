@@ -354,7 +354,6 @@ final class StoreRuntime implements AutoCloseable {
         }
     }
 
-    /** Retention and the disk watch; the first disk check runs now, so a store opened on a full disk refuses puts. */
     /**
      * {@code dispatchThreads}: a thread per built-in dispatcher pays off where they get cores of their own; on one or
      * two CPUs the second thread only competes with the writers and the flush (docs/PERFORMANCE.md 56).
@@ -367,6 +366,7 @@ final class StoreRuntime implements AutoCloseable {
         };
     }
 
+    /** Retention and the disk watch; the first disk check runs now, so a store opened on a full disk refuses puts. */
     private static RetentionService newRetention(Builder b) {
         RetentionPolicy policy = RetentionPolicy.from(b.config);
         Path watched = Files.isDirectory(b.commitLogQueue.directory()) ? b.commitLogQueue.directory() : b.root;
