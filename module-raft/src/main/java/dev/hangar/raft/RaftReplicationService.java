@@ -296,8 +296,7 @@ final class RaftReplicationService implements ReplicationService {
     @Override
     public ReplicationStatus status() {
         ConsensusStatus s = consensusStatus();
-        return RaftStatusView.asReplicationStatus(s, settings, RaftStatusView.rebuildNeeded(s, stateMachine, log),
-                RaftStatusView.followersNeedingRebuild(s, stateMachine, log));
+        return RaftStatusView.asReplicationStatus(s, settings, RaftStatusView.rebuildNeeded(s, stateMachine, log));
     }
 
     private void restartSendersOfRebuiltFollowers() {

@@ -73,44 +73,37 @@ final class RaftStatusView {
     /**
      * On the leader: the followers that cannot catch up because retention deleted CommitLog bytes they need (the
      * leader failed to read such bytes for a follower in this term, and their match offsets lie before this log's
-     * first byte); empty when none.
+     * first byte), and what the operator must do; no followers and an empty advice when none.
      */
-    static List<ConsensusStatus.Peer> followersNeedingRebuild(ConsensusStatus s, CommitLogStateMachine sm,
-                                                             ReplicatedLog log) {
+    record Rebuild(List<ConsensusStatus.Peer> followers, String advice) {
+        static final Rebuild NONE = new Rebuild(List.of(), "");
+    }
+
+    /** The {@link Rebuild} of status {@code s}: read once, then counted and shown from the same figures. */
+    static Rebuild rebuildNeeded(ConsensusStatus s, CommitLogStateMachine sm, ReplicatedLog log) {
         long needed = sm.deletedRangeNeeded(s.term());
         long min = log.minOffset();
         if (!s.isLeader() || needed < 0 || min <= 0) {
-            return List.of();
+            return Rebuild.NONE;
         }
-        return s.peers().stream()
+        List<ConsensusStatus.Peer> behind = s.peers().stream()
                 .filter(p -> !p.id().equals(s.selfId()) && p.matchOffset() >= 0 && p.matchOffset() < min).toList();
-    }
-
-    /** What the operator must do about {@link #followersNeedingRebuild}; empty when nothing. */
-    static String rebuildNeeded(ConsensusStatus s, CommitLogStateMachine sm, ReplicatedLog log) {
-        List<ConsensusStatus.Peer> behind = followersNeedingRebuild(s, sm, log);
         if (behind.isEmpty()) {
-            return "";
+            return Rebuild.NONE;
         }
-        return "follower " + String.join(", ", behind.stream()
+        return new Rebuild(behind, "follower " + String.join(", ", behind.stream()
                 .map(p -> p.id() + " (has the log up to " + p.matchOffset() + ")").toList())
-                + " cannot catch up: it needs CommitLog bytes from offset " + sm.deletedRangeNeeded(s.term())
-                + ", which retention deleted on this leader (its log starts at " + log.minOffset() + "); rebuild it "
-                + "from a copy of a current member's store directory (stop it, copy, start it)";
-    }
-
-    /** The master/slave shaped view the store's stats already show. */
-    static ReplicationStatus asReplicationStatus(ConsensusStatus s, RaftSettings settings) {
-        return asReplicationStatus(s, settings, "", List.of());
+                + " cannot catch up: it needs CommitLog bytes from offset " + needed + ", which retention deleted on "
+                + "this leader (its log starts at " + min + "); rebuild it from a copy of a current member's store "
+                + "directory (stop it, copy, start it)");
     }
 
     /**
-     * The same, {@code rebuild} (from {@link #rebuildNeeded}) being the problem when the group has no other. The
-     * followers of {@code cannotCatchUp} do not count as in contact: they answer heartbeats, but take nothing.
+     * The master/slave shaped view the store's stats already show; {@code rebuild}'s advice is the problem when the
+     * group has no other, and its followers do not count as in contact: they answer heartbeats, but take nothing.
      */
-    static ReplicationStatus asReplicationStatus(ConsensusStatus s, RaftSettings settings, String rebuild,
-                                                 List<ConsensusStatus.Peer> cannotCatchUp) {
-        Set<String> stuck = cannotCatchUp.stream().map(ConsensusStatus.Peer::id).collect(Collectors.toSet());
+    static ReplicationStatus asReplicationStatus(ConsensusStatus s, RaftSettings settings, Rebuild rebuild) {
+        Set<String> stuck = rebuild.followers().stream().map(ConsensusStatus.Peer::id).collect(Collectors.toSet());
         int followersInContact = (int) s.peers().stream()
                 .filter(p -> !p.id().equals(s.selfId()) && !stuck.contains(p.id()) && p.lastContactMillis() >= 0
                         && p.lastContactMillis() < 2L * settings.electionMaxMs()).count();
@@ -122,6 +115,6 @@ final class RaftStatusView {
                 settings.self().address(), s.isLeader() ? "" : leaderAddress, followersInContact,
                 s.isLeader() ? Math.max(s.committedOffset(), bestMatch) : s.logEnd(),
                 s.isLeader() ? Math.max(0, s.logEnd() - s.committedOffset()) : -1, 0, 0, 0,
-                s.problem().isEmpty() ? rebuild : s.problem());
+                s.problem().isEmpty() ? rebuild.advice() : s.problem());
     }
 }
