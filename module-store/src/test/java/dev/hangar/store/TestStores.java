@@ -2,10 +2,14 @@ package dev.hangar.store;
 
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.message.Message;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /** Builds stores and messages for tests: small files, short intervals, a temp directory. */
 public final class TestStores {
@@ -52,6 +56,18 @@ public final class TestStores {
         Message m = message(topic, queueId, body);
         props.forEach(m::property);
         return m;
+    }
+
+    /** Deletes {@code root} and everything below it; nothing when it does not exist. */
+    public static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     /** Waits up to 20 s for {@code condition}; fails the test with {@code what} otherwise. */

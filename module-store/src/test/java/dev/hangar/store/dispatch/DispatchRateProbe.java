@@ -73,8 +73,8 @@ class DispatchRateProbe {
         for (int round = 1; round <= ROUNDS; round++) {
             for (String threads : round % 2 == 0 ? new String[] {"one", "per-dispatcher"}
                     : new String[] {"per-dispatcher", "one"}) {
-                deleteTree(root.resolve("consumequeue"));
-                deleteTree(root.resolve("index"));
+                TestStores.deleteTree(root.resolve("consumequeue"));
+                TestStores.deleteTree(root.resolve("index"));
                 try (DefaultMessageStore store = open(root, threads)) {
                     dev.hangar.store.recovery.RecoveryReport r = dev.hangar.store.TestInternals.recoveryReport(store);
                     assertTrue(r.redispatched() >= MESSAGES, "the whole log was re-dispatched: " + r);
@@ -91,14 +91,6 @@ class DispatchRateProbe {
                 "mappedFileSizeCommitLog", Integer.toString(128 << 20),
                 "mappedFileSizeConsumeQueue", Integer.toString(300_000 * 20),
                 "maxHashSlotNum", "5000000", "maxIndexNum", "20000000");
-    }
-
-    private static void deleteTree(Path p) throws java.io.IOException {
-        if (java.nio.file.Files.exists(p)) {
-            try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(p)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
     }
 
     private String measure(int round, String[] row) {

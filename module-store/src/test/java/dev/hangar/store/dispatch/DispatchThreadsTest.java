@@ -11,17 +11,13 @@ import dev.hangar.store.TestInternals;
 import dev.hangar.store.TestStores;
 import dev.hangar.store.plugin.GatedBuiltInDispatcherProvider;
 import dev.hangar.store.reput.ReputMessageService;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,7 +91,7 @@ class DispatchThreadsTest {
             TestStores.await("dispatched", () -> store.dispatchBehindBytes() == 0);
         }
         for (String lost : new String[] {"index", "consumequeue"}) {
-            deleteTree(dir.resolve(lost));
+            TestStores.deleteTree(dir.resolve(lost));
             try (DefaultMessageStore store = TestStores.started(dir, "dispatchThreads", "per-dispatcher")) {
                 assertEquals(0, store.dispatchBehindBytes(), "the start re-dispatched everything before returning");
                 assertEveryQueueContiguousAndEveryKeyFound(store, "Rebuilt");
@@ -164,13 +160,5 @@ class DispatchThreadsTest {
     private static Set<String> dispatchThreadNames() {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
                 .filter(n -> n.startsWith("hangar-reput")).collect(Collectors.toSet());
-    }
-
-    private static void deleteTree(Path p) throws IOException {
-        if (Files.exists(p)) {
-            try (Stream<Path> walk = Files.walk(p)) {
-                walk.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
     }
 }
