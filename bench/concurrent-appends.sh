@@ -20,6 +20,8 @@
 #   summary.md    per row: messages/s until readable (median, min-max), put msg/s (median), p99.9 put latency (median)
 # The numbers for docs/BENCHMARKS.md are summary.md and machine.txt together.
 set -euo pipefail
+# shellcheck source=bench/machine.sh
+. "$(dirname "$0")/machine.sh"
 
 image=""
 rounds=3
@@ -85,22 +87,8 @@ lock_settings_of() {
 for m in $modes; do settings_of "$m" > /dev/null; done
 
 mkdir -p "$out" "$store_root"
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "cores: $(nproc)"
-  grep -m1 'model name' /proc/cpuinfo 2>/dev/null || true
-  echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
-  echo "kernel: $(uname -sr)"
-  echo "store file system: $(df -T "$store_root" | awk 'NR == 2 {print $2 " on " $1}')"
-  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "rows: writers [$writers] x modes [$modes], $rounds rounds, $messages x $size B, $queues queues"
-} > "$out/machine.txt"
-if [ "$disk_gib" -gt 0 ]; then
-  dd_out=$(dd if=/dev/zero of="$store_root/dd-test" bs=1M count=$((disk_gib * 1024)) conv=fdatasync 2>&1 | tail -1)
-  rm -f "$store_root/dd-test"
-  echo "sequential write + fdatasync, $disk_gib GiB: $dd_out" >> "$out/machine.txt"
-fi
-cat "$out/machine.txt"
+describe_machine "$store_root" "$disk_gib" \
+  "rows: writers [$writers] x modes [$modes], $rounds rounds, $messages x $size B, $queues queues" "$out/machine.txt"
 
 : > "$out/raw.jsonl"
 for round in $(seq 1 "$rounds"); do

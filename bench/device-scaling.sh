@@ -17,6 +17,8 @@
 # ranges and ratios). docs/BENCHMARKS.md takes machine.txt and the reports.
 set -euo pipefail
 bundle="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=bench/machine.sh
+. "$bundle/machine.sh"
 java="$bundle/runtime/bin/java"
 rounds=3
 modes="default concurrent adaptive"
@@ -52,22 +54,7 @@ if [ ! -x "$java" ]; then
 fi
 mkdir -p "$out" "$store_root"
 out="$(cd "$out" && pwd)"
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "cores: $(nproc)"
-  grep -m1 'model name' /proc/cpuinfo 2>/dev/null || true
-  echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
-  echo "kernel: $(uname -sr)"
-  echo "store file system: $(df -T "$store_root" | awk 'NR == 2 {print $2 " on " $1}')"
-  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "modes: $modes; rounds: $rounds $quick"
-} > "$out/machine.txt"
-if [ "$disk_gib" -gt 0 ]; then
-  dd_out=$(dd if=/dev/zero of="$store_root/dd-test" bs=1M count=$((disk_gib * 1024)) conv=fdatasync 2>&1 | tail -1)
-  rm -f "$store_root/dd-test"
-  echo "sequential write + fdatasync, $disk_gib GiB: $dd_out" >> "$out/machine.txt"
-fi
-cat "$out/machine.txt"
+describe_machine "$store_root" "$disk_gib" "modes: $modes; rounds: $rounds $quick" "$out/machine.txt"
 engines="hangar,rocketmq"
 for m in $modes; do
   echo "--- mode $m" >&2
