@@ -80,7 +80,13 @@ class RaftHttpTest {
         HttpResponse<String> body = leader.get("/v1/topics/Orders/queues/" + json(put).get("queueId")
                 + "/messages/0/body");
         assertEquals("hello", body.body(), "the redirected request carried the same body");
+        // a put is acknowledged before the index has it (dispatch follows the log): wait until the key is indexed
         HttpResponse<String> byKey = leader.get("/v1/topics/Orders/keys/k%C3%A91");
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        while (!byKey.body().contains("\"messages\":[{") && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(10));
+            byKey = leader.get("/v1/topics/Orders/keys/k%C3%A91");
+        }
         assertTrue(byKey.body().contains("paid"), "the query (key and tag) went along: " + byKey.body());
     }
 
