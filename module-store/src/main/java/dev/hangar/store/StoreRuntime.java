@@ -2,7 +2,6 @@ package dev.hangar.store;
 
 import dev.hangar.spi.config.StoreConfig;
 import dev.hangar.spi.config.StoreConfigKeys;
-import dev.hangar.spi.dispatch.CommitLogLookup;
 import dev.hangar.spi.dispatch.ConsumeQueueView;
 import dev.hangar.spi.dispatch.DispatcherContext;
 import dev.hangar.spi.dispatch.KeyIndexView;
@@ -29,7 +28,6 @@ import dev.hangar.store.dispatch.DispatcherChain;
 import dev.hangar.store.offsets.ConsumerOffsetFile;
 import dev.hangar.store.offsets.ConsumerOffsetSnapshots;
 import dev.hangar.store.offsets.ConsumerOffsetTable;
-import dev.hangar.store.offsets.OffsetRecordFormat;
 import dev.hangar.store.put.DelayLevels;
 import dev.hangar.store.read.MessageReader;
 import dev.hangar.store.recovery.CommitLogRecovery;
@@ -47,8 +45,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -215,29 +211,9 @@ final class StoreRuntime implements AutoCloseable {
         b.checkpoint = new StoreCheckpoint(b.root.resolve("checkpoint"), b.readOnly);
 
         CommitLog commitLog = b.commitLog;
-        CommitLogLookup lookup = new CommitLogLookup() {
-            @Override
-            public long storeTimestampAt(long commitLogOffset, int size) {
-                return commitLog.storeTimestampAt(commitLogOffset, size);
-            }
-
-            @Override
-            public long minOffset() {
-                return commitLog.getMinOffset();
-            }
-
-            @Override
-            public long maxOffset() {
-                return commitLog.getMaxOffset();
-            }
-        };
-        DispatcherContext dctx = new DispatcherContext(b.root, config, b.mappedStorage, b.checkpoint, lookup, lastExitOk,
-                b.readOnly);
-        List<DispatcherChain.Entry> entries = new ArrayList<>();
-        assembly.dispatchers().forEach((name, p) -> entries.add(DispatcherChain.entry(name, p,
-                PluginFolderLoader.withContextLoaderOf(p, () -> p.create(dctx)))));
-        b.dispatchers = new DispatcherChain(entries, b.flags);
-        b.dispatchers.load();
+        DispatcherContext dctx = new DispatcherContext(b.root, config, b.mappedStorage, b.checkpoint,
+                DispatchWiring.lookup(commitLog), lastExitOk, b.readOnly);
+        b.dispatchers = DispatchWiring.dispatchers(assembly, dctx, b.flags);
 
         long minTs = config.get(StoreConfigKeys.MESSAGE_INDEX_ENABLE) && config.get(StoreConfigKeys.MESSAGE_INDEX_SAFE)
                 ? b.checkpoint.minTimestampIndex() : b.checkpoint.minTimestamp();
@@ -271,24 +247,8 @@ final class StoreRuntime implements AutoCloseable {
         b.offsets = new ConsumerOffsetSnapshots(new ConsumerOffsetTable(), new ConsumerOffsetFile(
                 b.root.resolve("config").resolve("consumerOffset.json")),
                 config.get(StoreConfigKeys.FLUSH_CONSUMER_OFFSET_INTERVAL));
-        ConsumerOffsetSnapshots consumerOffsets = b.offsets;
-        // a topic deletion's record: the dispatchers forget the topic right there, between its records before and after
-        b.reput = new ReputMessageService(commitLog, b.dispatchers, threadPerDispatcher(config), dispatchableEnd,
-                q::getMaxWrotePosition, delayLevels, stats, b.plugins, consumerOffsets::apply,
-                OffsetRecordFormat::deletedTopic);
-        LOG.info("dispatch: {} thread(s) for the built-in dispatchers (dispatchThreads={}, {} CPUs)",
-                b.reput.threads(), config.get(StoreConfigKeys.DISPATCH_THREADS),
-                Runtime.getRuntime().availableProcessors());
-        if (sync) {
-            // records become dispatchable when forced: the force wakes the dispatch thread, not every put
-            ReputMessageService reput = b.reput;
-            b.flushTarget.afterFlush(reput::wakeup);
-            reput.wokenByVisibleEnd();
-        }
-        if (dispatchableEnd != writtenEnd) {
-            // records become dispatchable when the group commits them, and the provider says so (committedMoved)
-            b.reput.wokenByCommit();
-        }
+        b.reput = DispatchWiring.reput(config, commitLog, b.dispatchers, dispatchableEnd, writtenEnd,
+                q::getMaxWrotePosition, delayLevels, stats, b.plugins, b.offsets, b.flushTarget);
         long minPhy = Math.max(0, commitLog.getMinOffset());
         long from = Math.min(Math.min(b.dispatchers.minDurableOffset(), end), report.firstUndispatched());
         if (!lastExitOk) {
@@ -352,18 +312,6 @@ final class StoreRuntime implements AutoCloseable {
         if (assembly.role() != BrokerRole.SLAVE && b.mappedStorage.usesWriteBuffer()) {
             b.flushTarget.afterCommit(b.replication::readableEndMoved);
         }
-    }
-
-    /**
-     * {@code dispatchThreads}: a thread per built-in dispatcher pays off where they get cores of their own; on one or
-     * two CPUs the second thread only competes with the writers and the flush (docs/PERFORMANCE.md 56).
-     */
-    static boolean threadPerDispatcher(StoreConfig config) {
-        return switch (config.get(StoreConfigKeys.DISPATCH_THREADS)) {
-            case "per-dispatcher" -> true;
-            case "one" -> false;
-            default -> Runtime.getRuntime().availableProcessors() >= 4;
-        };
     }
 
     /** Retention and the disk watch; the first disk check runs now, so a store opened on a full disk refuses puts. */

@@ -136,15 +136,7 @@ class AppendLockProbe {
             System.out.println(row);
             return row;
         } finally {
-            deleteTree(root);
-        }
-    }
-
-    private static void deleteTree(Path root) throws java.io.IOException {
-        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(root)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                java.nio.file.Files.deleteIfExists(p);
-            }
+            TestStores.deleteTree(root);
         }
     }
 }

@@ -3,12 +3,9 @@ package dev.hangar.store.crash;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.hangar.store.TestStores;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -169,7 +166,7 @@ class PowerCutCrashTest {
             }
             rounds.append("\n  seed ").append(seed).append(": ").append(o.acknowledged()).append(" acknowledged, ")
                     .append(o.lost()).append(" lost, problems ").append(o.problems());
-            deleteTree(roundDir);
+            TestStores.deleteTree(roundDir);
         }
         System.out.println("power cut, creations not forced (negative control): caught in " + caught + " of "
                 + controlRounds + " rounds" + rounds);
@@ -214,16 +211,8 @@ class PowerCutCrashTest {
             totals.acknowledged += o.acknowledged();
             totals.lost += o.lost();
             totals.readable += o.readable();
-            deleteTree(roundDir);
+            TestStores.deleteTree(roundDir);
         }
         return totals;
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

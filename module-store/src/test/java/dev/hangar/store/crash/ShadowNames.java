@@ -1,5 +1,6 @@
 package dev.hangar.store.crash;
 
+import dev.hangar.store.TestStores;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +59,7 @@ final class ShadowNames {
     CutSummary applyCut(Path live, Path shadow, Random random, boolean rootDurable) throws IOException {
         if (!rootDurable && random.nextBoolean()) {
             // the store's own directory never reached the disk: nothing of it is left
-            deleteTree(shadow);
+            TestStores.deleteTree(shadow);
             Files.createDirectories(shadow);
             return new CutSummary(1, 0, 0, List.of(shadow.getFileName()));
         }
@@ -77,7 +78,7 @@ final class ShadowNames {
             boolean directory = Files.isDirectory(live.resolve(name.toString())) || Files.isDirectory(inShadow);
             if (!durable.contains(name)) {
                 if (random.nextBoolean()) {
-                    deleteTree(inShadow);
+                    TestStores.deleteTree(inShadow);
                     dropped++;
                     if (directory) {
                         droppedDirectories.add(name);
@@ -114,17 +115,6 @@ final class ShadowNames {
         } catch (java.io.UncheckedIOException e) {
             // a file deleted while the live tree is walked (the store still runs): walk again
             return relativeTree(root);
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

@@ -15,9 +15,7 @@ import dev.hangar.store.TestStores;
 import dev.hangar.store.service.RunningFlags;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -109,7 +107,7 @@ class FailuresThroughTheStoreTest {
             TestStores.await("dispatched", () -> store.dispatchBehindBytes() == 0);
             // the index directory turns into a plain file: the next index file cannot be created (even for root)
             Path index = dir.resolve("index");
-            deleteTree(index);
+            TestStores.deleteTree(index);
             Files.writeString(index, "in the way");
             for (int i = 1; i < 10 && TestInternals.runningFlags(store).isWritable(); i++) {
                 store.putMessage(TestStores.message("Idx", 0, "m" + i).keys("k" + i));
@@ -126,14 +124,6 @@ class FailuresThroughTheStoreTest {
         try (DefaultMessageStore store = TestStores.started(dir, settings)) {
             assertTrue(TestInternals.runningFlags(store).isWritable(), "a restart with the directory back takes writes again");
             assertTrue(store.putMessage(TestStores.message("Idx", 0, "after").keys("k-after")).isOk());
-        }
-    }
-
-    private static void deleteTree(Path root) throws Exception {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
         }
     }
 }
