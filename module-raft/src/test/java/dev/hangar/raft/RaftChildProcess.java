@@ -192,14 +192,23 @@ final class RaftChildProcess {
         try {
             awaitLeaderOnce(base, nodes, not, found);
         } catch (AssertionError e) {
-            StringBuilder why = new StringBuilder(e.getMessage());
-            for (RaftChildProcess n : nodes) {
-                why.append("\n").append(n.id).append(": alive ").append(n.alive()).append(", ")
-                        .append(status(base, n.id)).append(", log tail:\n").append(tail(base.resolve(n.id + ".log")));
-            }
-            throw new AssertionError(why.toString());
+            throw new AssertionError(e.getMessage() + explain(base, nodes));
         }
         return found[0];
+    }
+
+    /** Each node's liveness, status and the tail of its log, and where the whole log is: for a failure's message. */
+    static String explain(Path base, RaftChildProcess[] nodes) {
+        StringBuilder why = new StringBuilder();
+        for (RaftChildProcess n : nodes) {
+            if (n == null) {
+                continue;
+            }
+            why.append("\n").append(n.id).append(": alive ").append(n.alive()).append(", ")
+                    .append(status(base, n.id)).append(", log ").append(base.resolve(n.id + ".log"))
+                    .append(", its tail:\n").append(tail(base.resolve(n.id + ".log")));
+        }
+        return why.toString();
     }
 
     static String tail(Path log) {

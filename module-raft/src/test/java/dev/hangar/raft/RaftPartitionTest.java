@@ -172,7 +172,9 @@ class RaftPartitionTest {
             phases.mark("dumped");
             return check(base, nodes, old, end, cutTail, triedBeforeCut, problems, phases);
         } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "\nrelays: " + Arrays.toString(relays), e);
+            // the temp directory is kept when the test fails (CleanupMode.ON_SUCCESS), but a CI clone is not
+            throw new AssertionError(e.getMessage() + "\nrelays: " + Arrays.toString(relays)
+                    + RaftChildProcess.explain(base, nodes), e);
         } finally {
             for (RaftChildProcess n : nodes) {
                 if (n != null) {
