@@ -40,14 +40,9 @@ out="$(cd "$out" && pwd)"
 describe_machine "$store_root" "$disk_gib" "RaftBench: rounds $rounds ${extra[*]:-}" "$out/machine.txt"
 # the same JVM options as bench/run.sh --raft; the node JVMs get theirs from RaftBench
 "$java" -Xmx256m \
-  --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
-  --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/jdk.internal.ref=ALL-UNNAMED \
-  --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
-  --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/java.util=ALL-UNNAMED \
-  --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
-  --add-exports jdk.unsupported/sun.misc=ALL-UNNAMED -Dio.netty.leakDetection.level=disabled \
+  "${BENCH_JVM_OPENS[@]}" \
   -Dhangar.home="$bundle" \
   -cp "$bundle/lib/*" dev.hangar.bench.RaftBench --rounds "$rounds" --dir "$store_root" \
-  --out "$out/raft.md" --docs "$out/BENCHMARKS-raft.md" "${extra[@]}"
+  --out "$out/raft.md" --docs "$out/BENCHMARKS-raft.md" ${extra[@]+"${extra[@]}"}
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 echo "reports in $out" >&2

@@ -60,12 +60,7 @@ for m in $modes; do
   echo "--- mode $m" >&2
   # the same JVM options as bench/run.sh
   "$java" -Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:MaxDirectMemorySize=2g \
-    --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
-    --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/jdk.internal.ref=ALL-UNNAMED \
-    --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
-    --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/java.util=ALL-UNNAMED \
-    --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
-    --add-exports jdk.unsupported/sun.misc=ALL-UNNAMED -Dio.netty.leakDetection.level=disabled \
+    "${BENCH_JVM_OPENS[@]}" \
     -Dhangar.home="$bundle" -Dbench.hangar.set="$(settings_of "$m")" \
     -cp "$bundle/lib/*" dev.hangar.bench.BenchMain $quick --rounds "$rounds" \
     --only async-1k-1t,async-1k-4t,async-1k-16t-reentrant --engines "$engines" \

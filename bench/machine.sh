@@ -22,3 +22,14 @@ describe_machine() {
   fi
   cat "$out"
 }
+
+# The JVM options every bench JVM gets from bench/run.sh (the opens RocketMQ and Chronicle need), for the device
+# bundles' scripts, which run the bundle's own java: "${BENCH_JVM_OPENS[@]}".
+BENCH_JVM_OPENS=(
+  --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+  --add-exports java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/java.util=ALL-UNNAMED
+  --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
+  --add-exports jdk.unsupported/sun.misc=ALL-UNNAMED -Dio.netty.leakDetection.level=disabled
+)
