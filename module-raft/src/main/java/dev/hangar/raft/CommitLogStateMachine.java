@@ -45,8 +45,11 @@ final class CommitLogStateMachine extends BaseStateMachine {
         /** The committed offset moved (on every node, from the updater thread). */
         void committed(long offset);
 
-        /** This node is leader and has applied every earlier entry: ready its log for puts (must not block long). */
-        void leaderReady();
+        /**
+         * This node is leader in {@code term} and has applied every earlier entry: ready its log for puts (must not
+         * block long).
+         */
+        void leaderReady(long term);
 
         /** Leadership moved (to {@code leaderId}, maybe null) or this node stopped being leader. */
         void leaderChanged(RaftPeerId leaderId);
@@ -75,11 +78,21 @@ final class CommitLogStateMachine extends BaseStateMachine {
     private volatile long deletedNeededFrom = -1;
     private volatile long deletedNeededTerm = -1;
     private final HeldWrites heldWrites;
+    /** Whether this node leads in the given term right now (Ratis' division info; a stub in a unit test). */
+    private final java.util.function.LongPredicate leadsInTerm;
+    /**
+     * Held by a follower's append of an entry's bytes and by a new leader's cut of its uncovered tail: the cut, done
+     * late on another thread, must never remove bytes a follower append of a later term put there ({@link
+     * #cutUncoveredTail}).
+     */
+    private final Object appendOrCut = new Object();
 
-    CommitLogStateMachine(ReplicatedLog log, TinySnapshots snapshots, Events events) {
+    CommitLogStateMachine(ReplicatedLog log, TinySnapshots snapshots, Events events,
+                          java.util.function.LongPredicate leadsInTerm) {
         this.log = log;
         this.snapshots = snapshots;
         this.events = events;
+        this.leadsInTerm = leadsInTerm;
         this.heldWrites = new HeldWrites(log, this::appendBytes);
         TinySnapshots.Snapshot latest = snapshots.latest();
         this.committedOffset = latest == null ? Math.max(0, log.minOffset()) : latest.committedOffset();
@@ -117,9 +130,27 @@ final class CommitLogStateMachine extends BaseStateMachine {
         return appendedEnd;
     }
 
-    /** A leader starts appending after what is committed (its tail past it was cut). */
-    void leaderAppendsFrom(long offset) {
-        appendedEnd = offset;
+    /**
+     * A new leader's first step: cuts the CommitLog back to the committed offset (bytes past it belong to no entry: puts
+     * of an earlier leadership whose range never reached a majority) and appends from there. Done only while this node
+     * still leads in {@code term}, the term Ratis said it was ready in, and under the same lock as a follower's append.
+     * The cut runs on the leadership thread, after Ratis' notice: by then this node may have stepped down and appended a
+     * new leader's entries (acknowledged, perhaps counted in a majority), and a cut then would leave Ratis' log naming
+     * bytes the CommitLog lost. Checked under the lock, a follower append begun after the check waits for the cut and
+     * then continues the log from the committed offset.
+     *
+     * @return the committed offset the log now ends at, or -1 when this node no longer leads in {@code term}
+     */
+    long cutUncoveredTail(long term) {
+        synchronized (appendOrCut) {
+            if (!leadsInTerm.test(term)) {
+                return -1;
+            }
+            long committed = committedOffset;
+            log.truncate(committed);
+            appendedEnd = committed;
+            return committed;
+        }
     }
 
     @Override
@@ -253,6 +284,12 @@ final class CommitLogStateMachine extends BaseStateMachine {
 
     /** A follower appends an entry's bytes at exactly their offset. */
     private void appendBytes(long index, RaftEntryFormat.Range r, ByteBuffer data) {
+        synchronized (appendOrCut) {
+            appendAtItsOffset(index, r, data);
+        }
+    }
+
+    private void appendAtItsOffset(long index, RaftEntryFormat.Range r, ByteBuffer data) {
         long end = log.maxOffset();
         if (end > r.start()) {
             // bytes no entry of this log covers (a cut whose overwrite a crash lost, an old leader's tail, or the part
@@ -360,7 +397,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
 
     @Override
     public void notifyLeaderReady() {
-        events.leaderReady();
+        events.leaderReady(currentTerm());
     }
 
     @Override

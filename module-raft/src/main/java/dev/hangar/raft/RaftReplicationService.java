@@ -81,8 +81,8 @@ final class RaftReplicationService implements ReplicationService {
             }
 
             @Override
-            public void leaderReady() {
-                leadership.execute(RaftReplicationService.this::becomeWriter);
+            public void leaderReady(long term) {
+                leadership.execute(() -> becomeWriter(term));
             }
 
             @Override
@@ -91,7 +91,7 @@ final class RaftReplicationService implements ReplicationService {
                     stopWriting(leaderId == null ? "no leader" : "the leader is now " + leaderId);
                 }
             }
-        });
+        }, this::leadsIn);
         this.fullDisk = new FullDiskHandOver(log, this::consensusStatus, this::transferLeader,
                 2L * settings.electionMaxMs(), timers);
         this.committedSaver = new CommittedOffsetSaver(stateMachine, timers);
@@ -152,16 +152,20 @@ final class RaftReplicationService implements ReplicationService {
         return listen.equals(peerAddress) ? peerAddress : peerAddress + " (listening on " + listen + ")";
     }
 
-    /** On the leadership thread once Ratis says this leader has applied every earlier entry. */
-    private void becomeWriter() {
+    /** On the leadership thread once Ratis says this node leads {@code term} and has applied every earlier entry. */
+    private void becomeWriter(long term) {
         try {
-            long committed = stateMachine.committedOffset();
             // no put of an earlier leadership may be acknowledged by offsets this one refills (none should wait here:
             // losing leadership failed them; this makes it so whatever order Ratis told us in)
             waiters.fail(PutMessageStatus.SERVICE_NOT_AVAILABLE);
-            // bytes past the committed end belong to no entry (a put whose range never made it): cut them
-            log.truncate(committed);
-            stateMachine.leaderAppendsFrom(committed);
+            // bytes past the committed end belong to no entry (a put whose range never made it): cut them, unless this
+            // node no longer leads in that term (its log may hold a newer leader's entries by now)
+            long committed = stateMachine.cutUncoveredTail(term);
+            if (committed < 0) {
+                LOG.info("raft node {} no longer leads term {}: not readying its log for puts", settings.selfId(),
+                        term);
+                return;
+            }
             submitter.restartAt(committed);
             waiters.restartAt(committed);
             if (!log.prepareForPuts(PREPARE_TIMEOUT_MILLIS)) {
@@ -169,24 +173,35 @@ final class RaftReplicationService implements ReplicationService {
                         + PREPARE_TIMEOUT_MILLIS + " ms";
                 LOG.error(lastProblem + "; waiting again");
                 // a leader that gave up here would hold the group without taking puts until it restarted
-                if (!stopped && division().getInfo().isLeader()) {
-                    leadership.execute(this::becomeWriter);
+                if (!stopped && leadsIn(term)) {
+                    leadership.execute(() -> becomeWriter(term));
                 }
                 return;
             }
-            DivisionInfo info = division().getInfo();
-            if (!info.isLeader()) {
+            // ready first, then look: a step-down between a look and the flag would leave a follower taking puts
+            // (its notice, stopWriting, may already have run)
+            ready = true;
+            if (!leadsIn(term)) {
+                stopWriting("lost the leadership of term " + term + " while readying the log");
                 return;
             }
-            ready = true;
             submitter.wakeup();
             lastProblem = "";
-            LOG.info("raft node {} leads term {} and takes puts from offset {}", settings.selfId(),
-                    info.getCurrentTerm(), committed);
+            LOG.info("raft node {} leads term {} and takes puts from offset {}", settings.selfId(), term, committed);
         } catch (RuntimeException e) {
             lastProblem = "leader, but cannot ready the log for puts: " + e.getMessage();
             LOG.error(lastProblem, e);
         }
+    }
+
+    /** Whether this node is the leader in {@code term} now (not in a later term it may lead again by then). */
+    private boolean leadsIn(long term) {
+        RaftServer.Division d = division();
+        if (d == null) {
+            return false;
+        }
+        DivisionInfo info = d.getInfo();
+        return info.isLeader() && info.getCurrentTerm() == term;
     }
 
     private void stopWriting(String why) {
