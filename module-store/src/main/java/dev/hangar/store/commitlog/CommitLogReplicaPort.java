@@ -1,5 +1,6 @@
 package dev.hangar.store.commitlog;
 
+import dev.hangar.spi.flush.FlushTarget;
 import dev.hangar.spi.ha.ReplicatedLog;
 import dev.hangar.spi.mapped.MappedFile;
 import dev.hangar.spi.mapped.SelectedRegion;
@@ -184,16 +185,26 @@ public final class CommitLogReplicaPort implements ReplicatedLog {
         return commitLog.cuts();
     }
 
+    /**
+     * Flushes {@code target} until it is forced through {@code offset}, or through its end where that is lower. The end
+     * is read again on every turn: a consensus follower appends and cuts on one thread while Ratis' log worker forces
+     * on another, and a cut below {@code offset} (a new leader's entries replacing the tail) leaves the file being
+     * forced shut down, its flushed position short of the old end for good. With the end read once, the log worker
+     * spun here forever: the follower never acknowledged again and its committed offset stood still.
+     */
+    static void forceThrough(FlushTarget target, long offset) throws IOException {
+        while (target.flushedWhere() < Math.min(offset, target.maxWrotePosition())) {
+            target.flush(0);
+        }
+    }
+
     @Override
     public void force(long offset) {
         if (flush == null) {
             throw new UnsupportedOperationException("this commit log is not set up for a consensus provider");
         }
         try {
-            long target = Math.min(offset, flush.maxWrotePosition());
-            while (flush.flushedWhere() < target) {
-                flush.flush(0);
-            }
+            forceThrough(flush, offset);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot force the commit log through " + offset, e);
         }
