@@ -3,9 +3,7 @@ package dev.hangar.raft;
 import dev.hangar.spi.ha.ReplicatedLog;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
@@ -58,8 +56,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
     private final ReplicatedLog log;
     private final TinySnapshots snapshots;
     private final Events events;
-    /** Entry index -> the end offset of its range, for every entry written, made or applied and not yet purged. */
-    private final ConcurrentSkipListMap<Long, Long> endByIndex = new ConcurrentSkipListMap<>();
+    private final EntryEnds ends = new EntryEnds();
     private volatile long committedOffset;
     /** The last applied range entry with the committed offset it left, read together by {@link #saveCommittedIfMoved}. */
     private volatile Applied lastApplied;
@@ -104,8 +101,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
 
     /** The end offset of the range of the entry at or below {@code index}, or -1 when unknown. */
     long endAtOrBefore(long index) {
-        Map.Entry<Long, Long> e = endByIndex.floorEntry(index);
-        return e == null ? -1 : e.getValue();
+        return ends.atOrBefore(index);
     }
 
     /**
@@ -163,7 +159,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
             if (latest != null) {
                 updateLastAppliedTermIndex(latest.term(), latest.index());
                 committedOffset = Math.max(committedOffset, latest.committedOffset());
-                endByIndex.put(latest.index(), latest.committedOffset());
+                ends.known(latest.index(), latest.committedOffset());
             }
         }, IOException.class);
     }
@@ -188,7 +184,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
         // the snapshot vouches for the CommitLog up to offset: force it first
         log.force(offset);
         snapshots.save(applied.getTerm(), applied.getIndex(), offset);
-        endByIndex.headMap(applied.getIndex(), false).clear();
+        ends.forgetBelow(applied.getIndex());
         return applied.getIndex();
     }
 
@@ -249,7 +245,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
     @Override
     public CompletableFuture<?> write(LogEntryProto entry, TransactionContext trx) {
         RaftEntryFormat.Range r = range(entry.getStateMachineLogEntry().getLogData());
-        endByIndex.put(entry.getIndex(), r.end());
+        ends.written(entry.getIndex(), r.end());
         if (trx != null && trx.getClientRequest() != null) {
             return CompletableFuture.completedFuture(null); // the leader's bytes are in its CommitLog already
         }
@@ -360,12 +356,18 @@ final class CommitLogStateMachine extends BaseStateMachine {
     @Override
     public CompletableFuture<Void> truncate(long index) {
         // index is the first entry removed: the CommitLog keeps what the entries before it cover
-        long keep = endAtOrBefore(index - 1);
-        if (keep < 0) {
-            keep = committedOffset;
-        }
-        endByIndex.tailMap(index, true).clear();
+        long keep = ends.exactlyBefore(index);
+        ends.removeFrom(index);
         heldWrites.dropFrom(index);
+        if (keep < 0) {
+            // the entries before the cut were written before this process started and not applied since, so where
+            // they end is not known: the last known end lies below, and a cut there would remove bytes of entries
+            // the Raft log keeps (committed ones among them). Nothing is cut now; the next entry's append cuts the log
+            // back to that entry's own start (appendAtItsOffset), and a new leader cuts to its committed offset
+            LOG.info("the Raft log drops entries from {} on; where entry {} ends is not known in this process, so the "
+                    + "CommitLog is cut when the next entry arrives", index, index - 1);
+            return CompletableFuture.completedFuture(null);
+        }
         try {
             log.truncate(keep);
         } catch (RuntimeException e) {
@@ -383,7 +385,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
     public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
         LogEntryProto entry = trx.getLogEntry();
         RaftEntryFormat.Range r = range(entry.getStateMachineLogEntry().getLogData());
-        endByIndex.put(entry.getIndex(), r.end());
+        ends.known(entry.getIndex(), r.end());
         if (r.end() > committedOffset) {
             committedOffset = r.end();
         }
@@ -468,7 +470,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
             TinySnapshots.Snapshot latest = snapshots.latest();
             if (latest != null) {
                 updateLastAppliedTermIndex(latest.term(), latest.index());
-                endByIndex.put(latest.index(), latest.committedOffset());
+                ends.known(latest.index(), latest.committedOffset());
             }
         });
     }

@@ -41,6 +41,10 @@ import org.slf4j.LoggerFactory;
 final class RaftReplicationService implements ReplicationService {
     private static final Logger LOG = LoggerFactory.getLogger(RaftReplicationService.class);
     private static final long PREPARE_TIMEOUT_MILLIS = 60_000;
+    /** How long one look at dispatch waits: between looks, a stop or a lost leadership ends the wait. */
+    private static final long PREPARE_SLICE_MILLIS = 500;
+    /** A leader that failed to ready its log tries again after this long, while it still leads. */
+    private static final long READY_RETRY_MILLIS = 5_000;
     /** How often the leader looks for a rebuilt follower whose sender waits for deleted bytes (FollowerSenders). */
     private static final long SENDER_CHECK_MILLIS = 1000;
 
@@ -168,7 +172,10 @@ final class RaftReplicationService implements ReplicationService {
             }
             submitter.restartAt(committed);
             waiters.restartAt(committed);
-            if (!log.prepareForPuts(PREPARE_TIMEOUT_MILLIS)) {
+            if (!prepareForPuts(term)) {
+                if (stopped || !leadsIn(term)) {
+                    return;
+                }
                 lastProblem = "leader, but dispatch did not reach the committed offset " + committed + " in "
                         + PREPARE_TIMEOUT_MILLIS + " ms";
                 LOG.error(lastProblem + "; waiting again");
@@ -190,8 +197,35 @@ final class RaftReplicationService implements ReplicationService {
             LOG.info("raft node {} leads term {} and takes puts from offset {}", settings.selfId(), term, committed);
         } catch (RuntimeException e) {
             lastProblem = "leader, but cannot ready the log for puts: " + e.getMessage();
-            LOG.error(lastProblem, e);
+            LOG.error(lastProblem + "; trying again in " + READY_RETRY_MILLIS + " ms", e);
+            // without a retry this node would hold the leadership and refuse puts until something moved it
+            if (!stopped && leadsIn(term)) {
+                try {
+                    timers.schedule(() -> leadership.execute(() -> becomeWriter(term)), READY_RETRY_MILLIS,
+                            TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                    // stopped meanwhile: nothing to ready
+                }
+            }
         }
+    }
+
+    /**
+     * Waits until dispatch reached the log's end (ReplicatedLog.prepareForPuts), at most PREPARE_TIMEOUT_MILLIS, in
+     * slices, so that a stop or a lost leadership ends the wait without an interrupt (an interrupt during file I/O
+     * closes the CommitLog's channel).
+     */
+    private boolean prepareForPuts(long term) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PREPARE_TIMEOUT_MILLIS);
+        while (!stopped && leadsIn(term)) {
+            if (log.prepareForPuts(PREPARE_SLICE_MILLIS)) {
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+        }
+        return false;
     }
 
     /** Whether this node is the leader in {@code term} now (not in a later term it may lead again by then). */
@@ -427,7 +461,16 @@ final class RaftReplicationService implements ReplicationService {
             Thread.currentThread().interrupt();
         }
         waiters.fail(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
-        leadership.shutdownNow();
+        // not shutdownNow either: the leadership thread may be cutting the CommitLog; its wait for dispatch ends in a
+        // slice once stopped is set
+        leadership.shutdown();
+        try {
+            if (!leadership.awaitTermination(5, TimeUnit.SECONDS)) {
+                LOG.warn("raft node {}: the leadership thread did not end within 5 s", settings.selfId());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             if (server != null) {
                 stateMachine.takeSnapshot();

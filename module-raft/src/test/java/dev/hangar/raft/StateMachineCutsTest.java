@@ -16,14 +16,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A new leader cuts the bytes past its committed offset before it takes puts (they belong to no entry). Ratis tells it
+ * The two ways {@link CommitLogStateMachine} cuts the CommitLog back, each of which may only remove bytes that no entry
+ * of the Raft log covers.
+ *
+ * <p>A new leader cuts the bytes past its committed offset before it takes puts (they belong to no entry). Ratis tells it
  * "ready" on its updater thread and the cut runs later on the leadership thread; by then the node may have stepped down
  * and appended a newer leader's entries as a follower. Those bytes are in its Raft log and may have been counted in a
  * majority: a cut then would lose them and leave the Raft log naming bytes the CommitLog no longer has (the follower
  * stops at its next entry, "bytes are missing"). {@link CommitLogStateMachine#cutUncoveredTail} cuts only while this node
  * still leads in the term it was ready in.
+ *
+ * <p>Ratis' truncation of its log (a new leader's entries replace this node's uncommitted ones) cuts the CommitLog to the
+ * end of the last entry kept, which must be known exactly: after a restart it often is not.
  */
-class LeaderCutTest {
+class StateMachineCutsTest {
     @TempDir
     Path dir;
 
@@ -82,6 +88,34 @@ class LeaderCutTest {
         log.put(200);
         assertEquals(-1, sm.cutUncoveredTail(2));
         assertEquals(200, log.maxOffset());
+    }
+
+    /**
+     * After a restart the state machine knows only the snapshot's entry (here: none) and the entries it writes or
+     * applies from then on. A new leader's first append makes Ratis drop this node's uncommitted last entry, 3; the
+     * entries before it (1 and 2, [0, 300)) were written before the restart and are not applied yet, so where entry 2
+     * ends is unknown here. Cutting at the last known end (the committed offset, 0) removed committed bytes that Ratis'
+     * log still lists: the next entry then found "bytes are missing" and the node's log worker failed for good.
+     */
+    @Test
+    void aTruncationAfterARestartCutsNothingBelowTheEntriesTheRaftLogKeeps() throws Exception {
+        log.put(400); // entries 1-3 before the restart: [0, 100), [100, 300), [300, 400)
+        CommitLogStateMachine sm = stateMachine();
+        sm.truncate(3).get(10, TimeUnit.SECONDS);
+        assertEquals(400, log.maxOffset(), "the cut reached below the end of entry 2, which the Raft log keeps");
+        // the new leader's entry 3 starts where entry 2 ends: its append cuts the old entry 3 and continues there
+        sm.write(followerEntry(4, 3, 300, filled(50, (byte) 9)), null).get(10, TimeUnit.SECONDS);
+        assertEquals(350, log.maxOffset());
+    }
+
+    @Test
+    void aTruncationOfEntriesWrittenInThisProcessCutsAtTheEndOfTheEntryBefore() throws Exception {
+        CommitLogStateMachine sm = stateMachine();
+        sm.write(followerEntry(2, 1, 0, filled(100, (byte) 1)), null).get(10, TimeUnit.SECONDS);
+        // entry 2 is a configuration entry (no bytes, no write); entry 3 has bytes
+        sm.write(followerEntry(2, 3, 100, filled(200, (byte) 3)), null).get(10, TimeUnit.SECONDS);
+        sm.truncate(3).get(10, TimeUnit.SECONDS);
+        assertEquals(100, log.maxOffset(), "entry 3's bytes stayed though the Raft log dropped it");
     }
 
     private static byte[] filled(int n, byte value) {
