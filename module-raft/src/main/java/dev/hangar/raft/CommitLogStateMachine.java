@@ -67,6 +67,8 @@ final class CommitLogStateMachine extends BaseStateMachine {
     private volatile long appendedEnd = -1;
     /** How often a repeated error (bytes a follower needs that retention deleted) is logged again. */
     private static final long REPEAT_ERROR_MILLIS = 10_000;
+    /** How often a follower append cuts a late put of this node's last leadership and tries again (one per writer). */
+    private static final int STRAY_PUT_RETRIES = 64;
     private volatile long lastDeletedLogMillis = -REPEAT_ERROR_MILLIS;
     /**
      * On the leader: the start of the last range a follower needed whose bytes retention had deleted, and the term it
@@ -286,16 +288,30 @@ final class CommitLogStateMachine extends BaseStateMachine {
     }
 
     private void appendAtItsOffset(long index, RaftEntryFormat.Range r, ByteBuffer data) {
-        long end = log.maxOffset();
-        if (end > r.start()) {
-            // bytes no entry of this log covers (a cut whose overwrite a crash lost, an old leader's tail, or the part
-            // of a range a full disk stopped)
-            log.truncate(r.start());
-        } else if (end < r.start() && !(end <= 0 && log.minOffset() < 0)) {
-            throw new IllegalStateException("entry " + index + " starts at " + r.start()
-                    + " but this CommitLog ends at " + end + ": bytes are missing");
+        for (int attempt = 1; ; attempt++) {
+            long end = log.maxOffset();
+            if (end > r.start()) {
+                // bytes no entry of this log covers (a cut whose overwrite a crash lost, an old leader's tail, or the
+                // part of a range a full disk stopped)
+                log.truncate(r.start());
+            } else if (end < r.start() && !(end <= 0 && log.minOffset() < 0)) {
+                throw new IllegalStateException("entry " + index + " starts at " + r.start()
+                        + " but this CommitLog ends at " + end + ": bytes are missing");
+            }
+            try {
+                log.appendAt(r.start(), data.duplicate());
+                return;
+            } catch (IllegalStateException e) {
+                // a put admitted just before this node stopped leading took the put lock between the cut and the
+                // append (puts are refused from the step-down on, so only those few): cut it too and append again. A
+                // failed write would stop Ratis' log worker for good
+                if (attempt >= STRAY_PUT_RETRIES || log.maxOffset() <= r.start()) {
+                    throw e;
+                }
+                LOG.info("entry {}: a put of this node's last leadership landed at {} before the entry's bytes; cut "
+                        + "it and append again", index, r.start());
+            }
         }
-        log.appendAt(r.start(), data);
     }
 
     /** Entries this follower holds unacknowledged because its disk is full ({@link HeldWrites}). */

@@ -118,6 +118,22 @@ class StateMachineCutsTest {
         assertEquals(100, log.maxOffset(), "entry 3's bytes stayed though the Raft log dropped it");
     }
 
+    /**
+     * A put admitted just before this node stopped leading can take the put lock between a follower append's cut and
+     * its append. The append then failed ("do not continue"), and a failed write stops Ratis' log worker for good.
+     */
+    @Test
+    void aFollowerAppendCutsAPutThatSlippedInBeforeIt() throws Exception {
+        CommitLogStateMachine sm = stateMachine();
+        log.strayPuts = 2;
+        byte[] bytes = filled(120, (byte) 5);
+        sm.write(followerEntry(3, 1, 0, bytes), null).get(10, TimeUnit.SECONDS);
+        assertEquals(120, log.maxOffset());
+        ByteBuffer back = ByteBuffer.allocate(120);
+        log.read(0, back);
+        assertEquals(ByteBuffer.wrap(bytes), back.flip(), "the entry's bytes are not what the CommitLog holds");
+    }
+
     private static byte[] filled(int n, byte value) {
         byte[] b = new byte[n];
         Arrays.fill(b, value);
@@ -139,6 +155,8 @@ class StateMachineCutsTest {
         private final byte[] bytes = new byte[1 << 20];
         private long end;
         private int truncations;
+        /** Puts that land just before the next appends, one each. */
+        int strayPuts;
 
         @Override
         public int fileSize() {
@@ -164,6 +182,10 @@ class StateMachineCutsTest {
 
         @Override
         public synchronized void appendAt(long offset, ByteBuffer data) {
+            if (strayPuts > 0) {
+                strayPuts--;
+                end += 50; // a put admitted before the step-down took the lock first
+            }
             if (offset != end) {
                 throw new IllegalStateException("append at " + offset + " but the log ends at " + end);
             }
