@@ -67,8 +67,6 @@ final class CommitLogStateMachine extends BaseStateMachine {
     private volatile long appendedEnd = -1;
     /** How often a repeated error (bytes a follower needs that retention deleted) is logged again. */
     private static final long REPEAT_ERROR_MILLIS = 10_000;
-    /** How often a follower append cuts a late put of this node's last leadership and tries again (one per writer). */
-    private static final int STRAY_PUT_RETRIES = 64;
     private volatile long lastDeletedLogMillis = -REPEAT_ERROR_MILLIS;
     /**
      * On the leader: the start of the last range a follower needed whose bytes retention had deleted, and the term it
@@ -77,22 +75,15 @@ final class CommitLogStateMachine extends BaseStateMachine {
     private volatile long deletedNeededFrom = -1;
     private volatile long deletedNeededTerm = -1;
     private final HeldWrites heldWrites;
-    /** Whether this node leads in the given term right now (Ratis' division info; a stub in a unit test). */
-    private final java.util.function.LongPredicate leadsInTerm;
-    /**
-     * Held by a follower's append of an entry's bytes and by a new leader's cut of its uncovered tail: the cut, done
-     * late on another thread, must never remove bytes a follower append of a later term put there ({@link
-     * #cutUncoveredTail}).
-     */
-    private final Object appendOrCut = new Object();
+    private final FollowerAppends appends;
 
     CommitLogStateMachine(ReplicatedLog log, TinySnapshots snapshots, Events events,
                           java.util.function.LongPredicate leadsInTerm) {
         this.log = log;
         this.snapshots = snapshots;
         this.events = events;
-        this.leadsInTerm = leadsInTerm;
-        this.heldWrites = new HeldWrites(log, this::appendBytes);
+        this.appends = new FollowerAppends(log, leadsInTerm);
+        this.heldWrites = new HeldWrites(log, appends::append);
         TinySnapshots.Snapshot latest = snapshots.latest();
         this.committedOffset = latest == null ? Math.max(0, log.minOffset()) : latest.committedOffset();
     }
@@ -130,25 +121,17 @@ final class CommitLogStateMachine extends BaseStateMachine {
 
     /**
      * A new leader's first step: cuts the CommitLog back to the committed offset (bytes past it belong to no entry: puts
-     * of an earlier leadership whose range never reached a majority) and appends from there. Done only while this node
-     * still leads in {@code term}, the term Ratis said it was ready in, and under the same lock as a follower's append.
-     * The cut runs on the leadership thread, after Ratis' notice: by then this node may have stepped down and appended a
-     * new leader's entries (acknowledged, perhaps counted in a majority), and a cut then would leave Ratis' log naming
-     * bytes the CommitLog lost. Checked under the lock, a follower append begun after the check waits for the cut and
-     * then continues the log from the committed offset.
+     * of an earlier leadership whose range never reached a majority) and appends from there, only while this node still
+     * leads in {@code term}, the term Ratis said it was ready in ({@link FollowerAppends}).
      *
      * @return the committed offset the log now ends at, or -1 when this node no longer leads in {@code term}
      */
     long cutUncoveredTail(long term) {
-        synchronized (appendOrCut) {
-            if (!leadsInTerm.test(term)) {
-                return -1;
-            }
-            long committed = committedOffset;
-            log.truncate(committed);
+        long committed = appends.cutIfLeading(term, () -> committedOffset);
+        if (committed >= 0) {
             appendedEnd = committed;
-            return committed;
         }
+        return committed;
     }
 
     @Override
@@ -264,7 +247,7 @@ final class CommitLogStateMachine extends BaseStateMachine {
                 return held;
             }
             try {
-                appendBytes(entry.getIndex(), r, data.duplicate());
+                appends.append(entry.getIndex(), r, data);
             } catch (RuntimeException e) {
                 held = log.appendRefusal() == null ? null : heldWrites.holdIfNeeded(entry.getIndex(), r, data);
                 if (held == null) {
@@ -277,40 +260,6 @@ final class CommitLogStateMachine extends BaseStateMachine {
             LOG.error("cannot append entry {} ([{}, {})) to the CommitLog: {}", entry.getIndex(), r.start(), r.end(),
                     e.getMessage());
             return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    /** A follower appends an entry's bytes at exactly their offset. */
-    private void appendBytes(long index, RaftEntryFormat.Range r, ByteBuffer data) {
-        synchronized (appendOrCut) {
-            appendAtItsOffset(index, r, data);
-        }
-    }
-
-    private void appendAtItsOffset(long index, RaftEntryFormat.Range r, ByteBuffer data) {
-        for (int attempt = 1; ; attempt++) {
-            long end = log.maxOffset();
-            if (end > r.start()) {
-                // bytes no entry of this log covers (a cut whose overwrite a crash lost, an old leader's tail, or the
-                // part of a range a full disk stopped)
-                log.truncate(r.start());
-            } else if (end < r.start() && !(end <= 0 && log.minOffset() < 0)) {
-                throw new IllegalStateException("entry " + index + " starts at " + r.start()
-                        + " but this CommitLog ends at " + end + ": bytes are missing");
-            }
-            try {
-                log.appendAt(r.start(), data.duplicate());
-                return;
-            } catch (IllegalStateException e) {
-                // a put admitted just before this node stopped leading took the put lock between the cut and the
-                // append (puts are refused from the step-down on, so only those few): cut it too and append again. A
-                // failed write would stop Ratis' log worker for good
-                if (attempt >= STRAY_PUT_RETRIES || log.maxOffset() <= r.start()) {
-                    throw e;
-                }
-                LOG.info("entry {}: a put of this node's last leadership landed at {} before the entry's bytes; cut "
-                        + "it and append again", index, r.start());
-            }
         }
     }
 

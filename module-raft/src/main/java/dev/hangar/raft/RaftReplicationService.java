@@ -180,9 +180,7 @@ final class RaftReplicationService implements ReplicationService {
                         + PREPARE_TIMEOUT_MILLIS + " ms";
                 LOG.error(lastProblem + "; waiting again");
                 // a leader that gave up here would hold the group without taking puts until it restarted
-                if (!stopped && leadsIn(term)) {
-                    leadership.execute(() -> becomeWriter(term));
-                }
+                leadership.execute(() -> becomeWriter(term));
                 return;
             }
             // ready first, then look: a step-down between a look and the flag would leave a follower taking puts
